@@ -1,0 +1,184 @@
+"""Finding a corpus folder and reading its manifest (``manifest.toml``).
+
+The corpus used is, in order: the folder given by the caller (``--corpus``),
+the folder in the ``RULES_KB_CORPUS`` environment variable, or the corpus
+bundled with the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from rules_kb.errors import CorpusError
+from rules_kb.model import Document, DocumentKind
+
+MANIFEST = "manifest.toml"
+CORPUS_ENV = "RULES_KB_CORPUS"
+
+_REQUIRED_KEYS = ("id", "file", "kind", "language", "edition", "date", "title", "origin")
+_DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+def bundled_corpus() -> Path:
+    """The corpus shipped with rules-kb.
+
+    In an installed wheel it is ``rules_kb/corpus``; in a source checkout
+    (editable install) it is the ``corpus/`` folder beside ``rules_kb/``.
+    """
+    package = Path(__file__).resolve().parent
+    installed = package / "corpus"
+    if (installed / MANIFEST).is_file():
+        return installed
+    return package.parent / "corpus"
+
+
+def locate_corpus(folder: str | os.PathLike[str] | None = None) -> Path:
+    """The corpus folder to use: ``folder``, else ``$RULES_KB_CORPUS``, else the bundled one.
+
+    Raises :class:`CorpusError` if the chosen folder does not exist or has no
+    ``manifest.toml``.
+    """
+    chosen = folder or os.environ.get(CORPUS_ENV) or None
+    path = Path(chosen).expanduser() if chosen else bundled_corpus()
+    origin = "--corpus" if folder else (CORPUS_ENV if chosen else "corpus intégré")
+    if not path.is_dir():
+        raise CorpusError(
+            f"Le dossier de corpus « {path} » ({origin}) n'existe pas. "
+            "Indiquez un dossier qui contient un manifest.toml et ses documents.",
+            str(path),
+        )
+    if not (path / MANIFEST).is_file():
+        raise CorpusError(
+            f"Le dossier de corpus « {path} » ({origin}) n'a pas de fichier {MANIFEST}. "
+            "Chaque document doit y être décrit dans une table [[document]] (voir le README).",
+            str(path),
+        )
+    return path.resolve()
+
+
+def load_manifest(folder: Path) -> tuple[Document, ...]:
+    """Read and check ``folder/manifest.toml``; documents in manifest order.
+
+    Raises :class:`CorpusError` naming the file, the entry and the key at
+    fault: unreadable or invalid TOML, missing or unknown keys, wrong types,
+    unknown ``kind``, malformed ``date``, duplicate ``id``, missing file.
+    """
+    import tomllib
+
+    path = folder / MANIFEST
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise CorpusError(f"{path} n'est pas un texte UTF-8 ({error.reason}).", str(path)) from None
+    except OSError as error:
+        raise CorpusError(f"Impossible de lire {path} : {error.strerror}.", str(path)) from None
+    except tomllib.TOMLDecodeError as error:
+        raise CorpusError(f"{path} n'est pas un TOML valide : {error}.", str(path)) from None
+
+    unknown_top = sorted(set(data) - {"document"})
+    if unknown_top:
+        raise CorpusError(
+            f"{path} : clé inconnue « {unknown_top[0]} » ; seules des tables [[document]] sont attendues.",
+            str(path),
+        )
+    entries = data.get("document", [])
+    if not isinstance(entries, list) or not entries:
+        raise CorpusError(f"{path} ne décrit aucun document : ajoutez des tables [[document]].", str(path))
+
+    documents: list[Document] = []
+    seen: set[str] = set()
+    kinds = ", ".join(kind.value for kind in DocumentKind)
+    for position, entry in enumerate(entries, start=1):
+        where = f"{path}, document n° {position}"
+        if not isinstance(entry, dict):
+            raise CorpusError(f"{where} : une table [[document]] est attendue.", str(path))
+        unknown = sorted(set(entry) - set(_REQUIRED_KEYS))
+        if unknown:
+            raise CorpusError(
+                f"{where} : clé inconnue « {unknown[0]} ». Clés acceptées : {', '.join(_REQUIRED_KEYS)}.",
+                str(path),
+            )
+        for key in _REQUIRED_KEYS:
+            if key not in entry:
+                raise CorpusError(f"{where} : la clé « {key} » manque.", str(path))
+            if not isinstance(entry[key], str) or not entry[key].strip():
+                raise CorpusError(
+                    f"{where} : « {key} » doit être un texte non vide, pas {entry[key]!r}.", str(path)
+                )
+        if not _ID_RE.match(entry["id"]):
+            raise CorpusError(
+                f"{where} : id « {entry['id']} » invalide (minuscules, chiffres, « . », « _ », « - »).",
+                str(path),
+            )
+        if entry["id"] in seen:
+            raise CorpusError(f"{where} : l'id « {entry['id']} » est déjà utilisé.", str(path))
+        seen.add(entry["id"])
+        try:
+            kind = DocumentKind(entry["kind"])
+        except ValueError:
+            raise CorpusError(
+                f"{where} : kind « {entry['kind']} » inconnu. Valeurs acceptées : {kinds}.", str(path)
+            ) from None
+        if not _DATE_RE.match(entry["date"]):
+            raise CorpusError(
+                f"{where} : date « {entry['date']} » invalide ; format attendu AAAA-MM-JJ (ou AAAA).",
+                str(path),
+            )
+        file = folder / entry["file"]
+        if not file.is_file():
+            raise CorpusError(
+                f"{where} : le fichier « {entry['file']} » est introuvable dans {folder}.", str(file)
+            )
+        documents.append(
+            Document(
+                id=entry["id"],
+                file=entry["file"],
+                kind=kind,
+                language=entry["language"],
+                edition=entry["edition"],
+                date=entry["date"],
+                title=entry["title"],
+                origin=entry["origin"],
+                path=str(file),
+            )
+        )
+    return tuple(documents)
+
+
+def read_document(document: Document) -> str:
+    """The text of a document (UTF-8); raises :class:`CorpusError` if unreadable."""
+    path = Path(document.path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CorpusError(
+            f"Le document « {document.id} » ({path}) n'est pas un texte UTF-8 "
+            f"(octet invalide à la position {error.start}). Convertissez-le en UTF-8.",
+            str(path),
+        ) from None
+    except OSError as error:
+        raise CorpusError(
+            f"Impossible de lire le document « {document.id} » ({path}) : {error.strerror}.", str(path)
+        ) from None
+
+
+def fingerprint(folder: Path, documents: tuple[Document, ...], code_files: tuple[Path, ...]) -> str:
+    """SHA-256 (hex) of the manifest, every document and the parser code.
+
+    Any change to one of them gives another fingerprint, so the cache built
+    from them is rebuilt by itself.
+    """
+    digest = hashlib.sha256()
+    for path in (folder / MANIFEST, *(Path(d.path) for d in documents), *code_files):
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise CorpusError(f"Impossible de lire {path} : {error.strerror}.", str(path)) from None
+        digest.update(str(path.name).encode())
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.hexdigest()

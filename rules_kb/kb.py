@@ -1,0 +1,225 @@
+"""The front door: open a corpus (building its cache on first use) and look rules up.
+
+>>> kb = KnowledgeBase.open()                  # bundled corpus, cached index
+>>> kb.lookup("420.5c").rule.text[:40]
+'Une créature avec des blessures fatales '
+
+The cache lives in ``$RULES_KB_HOME`` or the per-user cache folder
+(``~/.cache/rules-kb`` on Linux), one folder per corpus fingerprint; a
+changed corpus (or parser) gets a new fingerprint and is rebuilt by itself.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules_kb.corpus import fingerprint, load_manifest, locate_corpus
+from rules_kb.errors import UnknownEditionError, UnknownRuleError
+from rules_kb.model import Corpus, DocumentKind, Rule
+from rules_kb.numbers import RuleNumber
+
+HOME_ENV = "RULES_KB_HOME"
+RECORDS_FILE = "records.pickle"
+INDEX_DIR = "index"
+
+_PACKAGE = Path(__file__).resolve().parent
+_CODE_FILES = ("model.py", "numbers.py", "analysis.py", "corpus.py")
+
+
+def cache_root() -> Path:
+    """Where caches are kept: ``$RULES_KB_HOME``, else the per-user cache folder."""
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("rules-kb", appauthor=False))
+
+
+def _code_files() -> tuple[Path, ...]:
+    """Source files whose change must rebuild the cache (parsers, model, analyzer)."""
+    import indexer
+
+    parsers = sorted(Path(indexer.__file__).resolve().parent.glob("*.py"))
+    return (*parsers, *(_PACKAGE / name for name in _CODE_FILES))
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """The answer to ``show``: the rule, its context and what to say about its number.
+
+    ``ancestors`` go from the chapter down to the parent; ``children`` are the
+    rule's direct subrules; ``also_printed_on`` lists the rules of the same
+    edition that the source printed with this number by mistake; ``notes``
+    are French sentences about misprinted numbers.
+    """
+
+    rule: Rule
+    ancestors: tuple[Rule, ...]
+    children: tuple[Rule, ...]
+    also_printed_on: tuple[Rule, ...]
+    notes: tuple[str, ...]
+
+
+class KnowledgeBase:
+    """A parsed corpus with its full-text index.
+
+    ``corpus`` holds every record; ``cache_dir`` the folder of this corpus's
+    cache (records and Whoosh index).
+    """
+
+    def __init__(self, corpus: Corpus, cache_dir: Path) -> None:
+        self.corpus = corpus
+        self.cache_dir = cache_dir
+        self._by_number: dict[tuple[str, str], Rule] = {}
+        self._by_printed: dict[tuple[str, str], list[Rule]] = {}
+        self._order: dict[str, list[RuleNumber]] = {}
+        for rule in corpus.rules:
+            self._by_number[(rule.edition, rule.number)] = rule
+            if rule.is_misnumbered:
+                self._by_printed.setdefault((rule.edition, rule.printed_number), []).append(rule)
+            self._order.setdefault(rule.edition, []).append(RuleNumber.parse(rule.number))
+        for numbers in self._order.values():
+            numbers.sort()
+
+    @classmethod
+    def open(
+        cls,
+        corpus_folder: str | os.PathLike[str] | None = None,
+        progress=None,
+        rebuild: bool = False,
+    ) -> KnowledgeBase:
+        """Open a corpus folder (see :func:`rules_kb.corpus.locate_corpus`).
+
+        Loads the cached records if the corpus fingerprint has a cache, else
+        parses and indexes the corpus first (``progress(description,
+        completed, total)`` is called meanwhile). ``rebuild`` forces a new
+        cache. Raises :class:`rules_kb.errors.CorpusError` for an unusable
+        corpus and :class:`rules_kb.errors.IndexBuildError` for an unwritable
+        cache folder.
+        """
+        folder = locate_corpus(corpus_folder)
+        documents = load_manifest(folder)
+        key = fingerprint(folder, documents, _code_files())
+        root = cache_root()
+        cache_dir = root / key
+        records = cache_dir / RECORDS_FILE
+        if not rebuild and records.is_file():
+            try:
+                with open(records, "rb") as handle:
+                    corpus = pickle.load(handle)
+                if isinstance(corpus, Corpus) and corpus.fingerprint == key:
+                    return cls(corpus, cache_dir)
+            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+                pass  # a damaged cache is rebuilt below
+        from indexer.build import build_cache, parse_corpus
+
+        report = progress or (lambda description, completed, total: None)
+        corpus = parse_corpus(folder, documents, key, report)
+        cache_dir = build_cache(corpus, root, report, replace=True)
+        return cls(corpus, cache_dir)
+
+    @property
+    def editions(self) -> tuple[str, ...]:
+        """Editions that have rules, newest complete edition first."""
+        complete = [d.edition for d in self.corpus.documents if d.kind is DocumentKind.RULES]
+        others = [e for e in self._order if e not in complete]
+        ordered = sorted(set(complete) & set(self._order), reverse=True) + sorted(others)
+        return tuple(ordered)
+
+    @property
+    def default_edition(self) -> str:
+        """The edition looked up when none is given: the newest complete one."""
+        editions = self.editions
+        return editions[0] if editions else ""
+
+    def check_edition(self, edition: str | None) -> str | None:
+        """``edition`` if it has rules (None stays None); raises :class:`UnknownEditionError`."""
+        if edition is None or edition in self._order:
+            return edition
+        raise UnknownEditionError(edition, self.editions)
+
+    def rule(self, number: str, edition: str) -> Rule | None:
+        """The rule of ``edition`` with canonical ``number``, or None."""
+        return self._by_number.get((edition, number))
+
+    def rules(self, edition: str | None = None) -> tuple[Rule, ...]:
+        """All rules, or those of one edition, in document order."""
+        if edition is None:
+            return self.corpus.rules
+        return tuple(rule for rule in self.corpus.rules if rule.edition == edition)
+
+    def lookup(self, number: str, edition: str | None = None) -> Lookup:
+        """Find a rule by its number, canonical or as misprinted in the source.
+
+        ``number`` may have a trailing dot or capital letter (``"420.5C."``).
+        Raises :class:`rules_kb.numbers.RuleNumberError` for something that is
+        not a rule number and :class:`UnknownRuleError` (with the nearest
+        existing numbers) when no rule of ``edition`` (default: the newest
+        complete edition) has it. Numbers match exactly: ``502.1`` is never
+        ``502.10``.
+        """
+        edition = self.check_edition(edition) or self.default_edition
+        wanted = RuleNumber.parse(number)
+        canonical = str(wanted)
+        rule = self._by_number.get((edition, canonical))
+        misprinted = tuple(self._by_printed.get((edition, canonical), ()))
+        notes: list[str] = []
+        if rule is None and misprinted:
+            rule, misprinted = misprinted[0], misprinted[1:]
+        if rule is None:
+            raise UnknownRuleError(number.strip(), self.nearest(wanted, edition), edition)
+        if rule.is_misnumbered:
+            notes.append(
+                f"La source imprime cette règle sous le numéro {rule.printed_number} ; "
+                f"sa place dans la numérotation en fait la règle {rule.number}."
+            )
+        for other in misprinted:
+            notes.append(
+                f"Le numéro {canonical} est aussi imprimé par erreur sur la règle {other.number} "
+                f"(voir « rules-kb show {other.number} »)."
+            )
+        ancestors = []
+        parent = rule.parent
+        while parent:
+            ancestor = self._by_number[(edition, parent)]
+            ancestors.append(ancestor)
+            parent = ancestor.parent
+        children = tuple(self._by_number[(edition, child)] for child in rule.children)
+        return Lookup(rule, tuple(reversed(ancestors)), children, misprinted, tuple(notes))
+
+    def nearest(self, number: RuleNumber, edition: str, count: int = 4) -> tuple[str, ...]:
+        """The ``count`` existing numbers of ``edition`` nearest to ``number`` in document order.
+
+        Neighbours sharing the longest prefix with ``number`` come first.
+        """
+        ordered = self._order.get(edition, [])
+        if not ordered:
+            return ()
+        position = bisect.bisect_left(ordered, number)
+        window = ordered[max(0, position - count) : position + count]
+        wanted = str(number)
+
+        def closeness(candidate: RuleNumber) -> tuple[int, int]:
+            text = str(candidate)
+            shared = len(os.path.commonprefix([text, wanted]))
+            distance = abs(ordered.index(candidate) - position)
+            return (-shared, distance)
+
+        return tuple(str(n) for n in sorted(window, key=closeness)[:count])
+
+    def search(self, query: str, limit: int = 10, edition: str | None = None):
+        """Full-text search; see :func:`rules_kb.query.search`."""
+        from rules_kb.query import search
+
+        return search(self, query, limit=limit, edition=self.check_edition(edition))
+
+    def ask(self, question: str, limit: int = 5, edition: str | None = None):
+        """Rules for a question in a player's words; see :func:`rules_kb.query.ask`."""
+        from rules_kb.query import ask
+
+        return ask(self, question, limit=limit, edition=self.check_edition(edition))

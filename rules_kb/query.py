@@ -1,0 +1,233 @@
+"""Full-text search and questions over the Whoosh index of a knowledge base.
+
+``search`` runs a query typed like a search box (all words required, quoted
+phrases, ``titre:…`` style fields of Whoosh's query language except
+wildcards); ``ask`` takes a question in a player's words, keeps its
+significant words and ranks the rules that share the most of them (BM25F
+over title, text and examples).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules_kb.errors import QueryError
+from rules_kb.kb import INDEX_DIR, KnowledgeBase
+
+#: Searched fields; their boosts are set in the index schema (number ≫ title > text > examples).
+FIELDS = ("number", "title", "text", "examples")
+_SNIPPET_FIELDS = ("text", "examples", "title")
+_OPEN, _CLOSE = "\x02", "\x03"
+_RULE_NUMBER_RE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result.
+
+    ``kind`` is the record kind (``"rule"``), ``id`` its identifier (the rule
+    number), ``score`` the BM25F score (higher is better), ``snippet`` an
+    excerpt of its text and ``matches`` the ``[start, end)`` character ranges
+    of the matched words in ``snippet``.
+    """
+
+    kind: str
+    id: str
+    edition: str
+    score: float
+    title: str
+    snippet: str
+    matches: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Hits of ``query`` best first; ``parsed`` is the Whoosh query that ran."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    parsed: str
+
+
+@dataclass(frozen=True, slots=True)
+class RuleAnswer:
+    """A rule proposed for a question: ``why`` says which of its words matched."""
+
+    number: str
+    edition: str
+    score: float
+    title: str
+    why: str
+    snippet: str
+    matches: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Rules for ``question``, best first; ``terms`` are the significant words kept."""
+
+    question: str
+    rules: tuple[RuleAnswer, ...]
+    terms: tuple[str, ...]
+    parsed: str
+
+
+def _open_index(kb: KnowledgeBase):
+    from whoosh import index
+
+    return index.open_dir(str(kb.cache_dir / INDEX_DIR))
+
+
+def _marker_formatter():
+    from whoosh.highlight import Formatter, get_text
+
+    class MarkerFormatter(Formatter):
+        between = " … "
+
+        def format_token(self, text, token, replace=False):
+            return _OPEN + get_text(text, token, replace) + _CLOSE
+
+    return MarkerFormatter()
+
+
+def _unmark(marked: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Remove highlight markers; return the plain text and the marked ranges."""
+    plain: list[str] = []
+    matches = []
+    length = 0
+    start = 0
+    for char in marked:
+        if char == _OPEN:
+            start = length
+        elif char == _CLOSE:
+            matches.append((start, length))
+        else:
+            plain.append(char)
+            length += 1
+    return "".join(plain), tuple(matches)
+
+
+def _snippet(hit) -> tuple[str, tuple[tuple[int, int], ...]]:
+    for field in _SNIPPET_FIELDS:
+        marked = hit.highlights(field, top=2)
+        if marked and _OPEN in marked:
+            return _unmark(" ".join(marked.split()))
+    text = hit.get("text") or hit.get("title") or ""
+    return (text[:200] + ("…" if len(text) > 200 else "")), ()
+
+
+def _configure(results) -> None:
+    from whoosh.highlight import ContextFragmenter
+
+    results.fragmenter = ContextFragmenter(maxchars=240, surround=80)
+    results.formatter = _marker_formatter()
+
+
+def _edition_filter(edition: str | None):
+    from whoosh.query import Term
+
+    return Term("edition", edition) if edition else None
+
+
+def search(kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None = None) -> SearchResult:
+    """Search the rules; every significant word of ``query`` is required.
+
+    Words are matched through the French analyzer (accents, elision,
+    stemming), rule numbers as written (``420.5c``). ``limit`` ≥ 1 is the
+    number of hits; ``edition`` restricts to one edition. Raises
+    :class:`QueryError` if ``query`` has no significant word.
+    """
+    from whoosh.qparser import MultifieldParser, WildcardPlugin
+
+    if not query.strip():
+        raise QueryError("La recherche est vide : donnez un ou plusieurs mots, par exemple « blessures fatales ».")
+    ix = _open_index(kb)
+    parser = MultifieldParser(list(FIELDS), ix.schema)
+    parser.remove_plugin_class(WildcardPlugin)
+    parsed = parser.parse(query)
+    if not any(True for _ in parsed.iter_all_terms()):
+        raise QueryError(
+            f"La recherche « {query} » ne contient aucun mot significatif "
+            "(les mots comme « le », « de », « est » sont ignorés). Ajoutez des mots de la règle."
+        )
+    with ix.searcher() as searcher:
+        results = searcher.search(parsed, limit=limit, filter=_edition_filter(edition))
+        _configure(results)
+        hits = []
+        for hit in results:
+            snippet, matches = _snippet(hit)
+            hits.append(
+                Hit(
+                    kind=hit["kind"],
+                    id=hit["id"],
+                    edition=hit["edition"],
+                    score=round(float(hit.score), 4),
+                    title=hit.get("title", ""),
+                    snippet=snippet,
+                    matches=matches,
+                )
+            )
+    return SearchResult(query=query, hits=tuple(hits), parsed=str(parsed))
+
+
+def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = None) -> Answer:
+    """Rules that best answer ``question``, ranked.
+
+    The question's significant words (see :func:`rules_kb.analysis.analyze`)
+    are each searched in every field, rule numbers in the number field;
+    other numbers ("2/2", "3 blessures") are left to the checker of a later
+    version, as they match too many unrelated examples. A rule scores by how many and how
+    rare the words it shares are (BM25F), and ``why`` names them. Raises
+    :class:`QueryError` if the question has no significant word.
+    """
+    from whoosh.query import Or, Term
+
+    from rules_kb.analysis import analyze
+
+    pairs = analyze(question)
+    if not pairs:
+        raise QueryError(
+            "La question ne contient aucun mot significatif. Décrivez la situation, "
+            "par exemple « ma créature 2/2 a pris 2 blessures, elle meurt ? »."
+        )
+    words: dict[str, str] = {}
+    for term, original in pairs:
+        words.setdefault(term, original)
+    subqueries = []
+    for term, original in words.items():
+        if _RULE_NUMBER_RE.fullmatch(term):
+            subqueries.append(Term("number", term))
+        elif not any(char.isdigit() for char in term):
+            subqueries.extend(Term(field, term) for field in ("title", "text", "examples"))
+    if not subqueries:
+        raise QueryError(
+            f"La question « {question} » ne contient que des nombres. Ajoutez des mots : "
+            "« créature 2/2 avec 2 blessures », « joueur à 0 point de vie »…"
+        )
+    parsed = Or(subqueries)
+    ix = _open_index(kb)
+    with ix.searcher() as searcher:
+        results = searcher.search(parsed, limit=limit, filter=_edition_filter(edition), terms=True)
+        _configure(results)
+        answers = []
+        for hit in results:
+            matched = []
+            for _field, term in hit.matched_terms():
+                text = term.decode("utf-8") if isinstance(term, bytes) else str(term)
+                original = words.get(text, text)
+                if original not in matched:
+                    matched.append(original)
+            snippet, matches = _snippet(hit)
+            answers.append(
+                RuleAnswer(
+                    number=hit["id"],
+                    edition=hit["edition"],
+                    score=round(float(hit.score), 4),
+                    title=hit.get("title", ""),
+                    why="mots de la question trouvés : " + ", ".join(f"« {w} »" for w in matched),
+                    snippet=snippet,
+                    matches=matches,
+                )
+            )
+    return Answer(question=question, rules=tuple(answers), terms=tuple(words.values()), parsed=str(parsed))
