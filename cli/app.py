@@ -24,6 +24,7 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    subcommand_metavar="COMMANDE [ARGUMENTS]...",
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -31,6 +32,7 @@ corpus_app = typer.Typer(
     help="Le corpus : documents, diagnostics des sources, enregistrements analysés.",
     no_args_is_help=True,
     rich_markup_mode=None,
+    subcommand_metavar="COMMANDE [ARGUMENTS]...",
 )
 app.add_typer(corpus_app, name="corpus")
 
@@ -53,7 +55,7 @@ EditionOption = Annotated[
 ]
 
 
-def _limit_option(default: int, what: str):
+def _limit_option(what: str):
     return Annotated[
         int,
         typer.Option("--limit", "-n", min=1, max=200, metavar="N", help=f"Nombre maximal de {what}."),
@@ -117,7 +119,7 @@ def show(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(metavar="REQUÊTE", help="Mots à chercher, par exemple « blessures fatales ».")],
-    limit: _limit_option(10, "résultats") = 10,
+    limit: _limit_option("résultats") = 10,
     edition: EditionOption = None,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
@@ -143,7 +145,7 @@ def ask(
         str,
         typer.Argument(metavar="QUESTION", help="La situation, en mots de joueur : « ma 2/2 a pris 2 blessures, elle meurt ? »."),
     ],
-    limit: _limit_option(5, "règles") = 5,
+    limit: _limit_option("règles") = 5,
     edition: EditionOption = None,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
