@@ -38,7 +38,7 @@ _NUMBER_RE = re.compile(
 )
 #: Words after which a number is a reference ("Voir règle 420.5c").
 _REFERENCE_BEFORE_RE = re.compile(
-    r"(?:\b(?:r[èe]gles?|voir|et|à|a|ou|paragraphes?|sections?|chapitres?|de|du|la|le)|[-,–])\s*$",
+    r"(?:\b(?:r[èe]gles?|voir|et|à|ou|paragraphes?|sections?|chapitres?)|[-,–])\s*$",
     re.IGNORECASE,
 )
 _SENTENCE_END = '.)"!?:;»…'
@@ -274,7 +274,9 @@ def _build_rules(
         number = str(start.number)
         parent = start.number.parent
         parent_number = str(parent) if parent is not None else ""
-        if parent is not None and parent_number not in known:
+        if start.number.level is Level.SECTION and parent_number not in known:
+            parent_number = ""  # chapter headings are not printed in every document
+        elif parent is not None and parent_number not in known:
             diagnostics.append(
                 Diagnostic(
                     document=document,

@@ -24,7 +24,7 @@ SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
 _NUMBER_RE = re.compile(
     r"^\s*(?:(?P<chapter>\d)|(?P<section>\d{3})(?:\.(?P<rule>\d+)(?P<letter>[a-z])?)?)\.?\s*$",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 
 

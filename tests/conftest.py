@@ -1,0 +1,83 @@
+"""Shared fixtures: the real corpus, its parse, a knowledge base with its cache
+in a temporary folder, and a runner for the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from indexer.rules_inline import parse_inline_rules
+from rules_kb.corpus import bundled_corpus, load_manifest
+
+CORPUS = bundled_corpus()
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def rules_kb_home(tmp_path_factory):
+    """Every test writes its caches under a temporary RULES_KB_HOME."""
+    home = tmp_path_factory.mktemp("rules-kb-home")
+    previous = os.environ.get("RULES_KB_HOME")
+    os.environ["RULES_KB_HOME"] = str(home)
+    os.environ.pop("RULES_KB_CORPUS", None)
+    yield home
+    if previous is None:
+        os.environ.pop("RULES_KB_HOME", None)
+    else:
+        os.environ["RULES_KB_HOME"] = previous
+
+
+@pytest.fixture(scope="session")
+def documents():
+    return {document.id: document for document in load_manifest(CORPUS)}
+
+
+@pytest.fixture(scope="session")
+def text_2004(documents):
+    return Path(documents["cr-2004"].path).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def parsed_2004(text_2004):
+    return parse_inline_rules(text_2004, "cr-2004", "2004")
+
+
+@pytest.fixture(scope="session")
+def rules_2004(parsed_2004):
+    return {rule.number: rule for rule in parsed_2004.rules}
+
+
+@pytest.fixture(scope="session")
+def kb(rules_kb_home):
+    from rules_kb.kb import KnowledgeBase
+
+    return KnowledgeBase.open()
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json(self):
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def run_cli(capsys, kb):
+    """Run ``rules-kb ARGS…`` in this process; returns exit code and outputs."""
+    from cli.app import app
+    from cli.usage import run_app
+
+    def run(*args: str) -> CliResult:
+        capsys.readouterr()
+        code = run_app(app, list(args))
+        out, err = capsys.readouterr()
+        return CliResult(code, out, err)
+
+    return run
