@@ -40,10 +40,11 @@ CorpusOption = Annotated[
     Optional[str],
     typer.Option(
         "--corpus",
-        envvar="RULES_KB_CORPUS",
         metavar="DOSSIER",
-        help="Dossier de corpus à utiliser (manifest.toml et documents) ; par défaut le corpus intégré.",
-        show_envvar=True,
+        help=(
+            "Dossier de corpus à utiliser (manifest.toml et documents) ; à défaut, "
+            "la variable RULES_KB_CORPUS, sinon le corpus intégré."
+        ),
     ),
 ]
 JsonOption = Annotated[

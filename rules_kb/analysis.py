@@ -33,8 +33,9 @@ ELIDED = frozenset(
     {"l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"}
 )
 
-#: Whoosh's French stop words, plus frequent words of players' questions.
-STOP_WORDS = frozenset(stopwords_for_language("fr")) | frozenset(
+#: Whoosh's French stop words less the game's terms among them ("aura"), plus
+#: frequent words of players' questions.
+STOP_WORDS = (frozenset(stopwords_for_language("fr")) - {"aura", "auras"}) | frozenset(
     {"a", "les", "ça", "ca", "cette", "cet", "si", "alors", "quoi", "comment", "quand",
      "quel", "quelle", "quels", "quelles", "dont", "peut", "peuvent", "faire", "fait",
      "oui", "non", "bien", "tout", "tous", "toute", "toutes", "y"}

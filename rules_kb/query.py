@@ -18,7 +18,7 @@ from rules_kb.kb import INDEX_DIR, KnowledgeBase
 #: Searched fields; their boosts are set in the index schema (number ≫ title > text > examples).
 FIELDS = ("number", "title", "text", "examples")
 _SNIPPET_FIELDS = ("text", "examples", "title")
-_OPEN, _CLOSE = "\x02", "\x03"
+_SNIPPET_CHARS = 320
 _RULE_NUMBER_RE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 
 
@@ -65,7 +65,9 @@ class RuleAnswer:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """Rules for ``question``, best first; ``terms`` are the significant words kept."""
+    """Rules for ``question``, best first; ``terms`` are the words of the question
+    that were searched (stop words and power/toughness left out); ``parsed`` is
+    the Whoosh query that ran."""
 
     question: str
     rules: tuple[RuleAnswer, ...]
@@ -79,49 +81,50 @@ def _open_index(kb: KnowledgeBase):
     return index.open_dir(str(kb.cache_dir / INDEX_DIR))
 
 
-def _marker_formatter():
-    from whoosh.highlight import Formatter, get_text
+def _snippet(hit, terms: frozenset[str], width: int = _SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """An excerpt of the hit's first field holding a searched term, and the
+    ``[start, end)`` ranges of the matched words in it.
 
-    class MarkerFormatter(Formatter):
-        between = " … "
+    A text up to ``width`` characters is given whole; a longer one is cut
+    at word boundaries around its first match, with "…" where it was cut.
+    """
+    from rules_kb.analysis import french_analyzer
 
-        def format_token(self, text, token, replace=False):
-            return _OPEN + get_text(text, token, replace) + _CLOSE
-
-    return MarkerFormatter()
-
-
-def _unmark(marked: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """Remove highlight markers; return the plain text and the marked ranges."""
-    plain: list[str] = []
-    matches = []
-    length = 0
-    start = 0
-    for char in marked:
-        if char == _OPEN:
-            start = length
-        elif char == _CLOSE:
-            matches.append((start, length))
-        else:
-            plain.append(char)
-            length += 1
-    return "".join(plain), tuple(matches)
-
-
-def _snippet(hit) -> tuple[str, tuple[tuple[int, int], ...]]:
+    analyzer = french_analyzer()
     for field in _SNIPPET_FIELDS:
-        marked = hit.highlights(field, top=2)
-        if marked and _OPEN in marked:
-            return _unmark(" ".join(marked.split()))
-    text = hit.get("text") or hit.get("title") or ""
-    return (text[:200] + ("…" if len(text) > 200 else "")), ()
+        text = hit.get(field) or ""
+        spans = [
+            (token.startchar, token.endchar)
+            for token in analyzer(text, chars=True, removestops=True)
+            if token.text in terms
+        ]
+        if spans:
+            break
+    else:
+        text = hit.get("text") or hit.get("title") or ""
+        spans = []
+    if len(text) <= width:
+        return text, tuple(spans)
+    first = spans[0][0] if spans else 0
+    start = max(0, first - width // 3)
+    if start:
+        start = text.find(" ", start) + 1 or start
+    end = min(len(text), start + width)
+    if end < len(text):
+        end = text.rfind(" ", start, end) if " " in text[start:end] else end
+    prefix = "…" if start else ""
+    suffix = "…" if end < len(text) else ""
+    excerpt = prefix + text[start:end].strip() + suffix
+    shift = len(prefix) - start
+    inside = tuple((a + shift, b + shift) for a, b in spans if a >= start and b <= end)
+    return excerpt, inside
 
 
-def _configure(results) -> None:
-    from whoosh.highlight import ContextFragmenter
-
-    results.fragmenter = ContextFragmenter(maxchars=240, surround=80)
-    results.formatter = _marker_formatter()
+def _searched_terms(query) -> frozenset[str]:
+    return frozenset(
+        term.decode("utf-8") if isinstance(term, bytes) else str(term)
+        for _field, term in query.iter_all_terms()
+    )
 
 
 def _edition_filter(edition: str | None):
@@ -153,10 +156,10 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None =
         )
     with ix.searcher() as searcher:
         results = searcher.search(parsed, limit=limit, filter=_edition_filter(edition))
-        _configure(results)
+        terms = _searched_terms(parsed)
         hits = []
         for hit in results:
-            snippet, matches = _snippet(hit)
+            snippet, matches = _snippet(hit, terms)
             hits.append(
                 Hit(
                     kind=hit["kind"],
@@ -176,7 +179,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
 
     The question's significant words (see :func:`rules_kb.analysis.analyze`)
     are each searched in every field, rule numbers in the number field;
-    other numbers ("2/2", "3 blessures") are left to the checker of a later
+    power/toughness pairs ("2/2") are left to the checker of a later
     version, as they match too many unrelated examples. A rule scores by how many and how
     rare the words it shares are (BM25F), and ``why`` names them. Raises
     :class:`QueryError` if the question has no significant word.
@@ -195,21 +198,25 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     for term, original in pairs:
         words.setdefault(term, original)
     subqueries = []
+    used = {}
     for term, original in words.items():
         if _RULE_NUMBER_RE.fullmatch(term):
             subqueries.append(Term("number", term))
-        elif not any(char.isdigit() for char in term):
+        elif "/" not in term:
             subqueries.extend(Term(field, term) for field in ("title", "text", "examples"))
+        else:
+            continue
+        used[term] = original
     if not subqueries:
         raise QueryError(
-            f"La question « {question} » ne contient que des nombres. Ajoutez des mots : "
+            f"La question « {question} » ne contient que des force/endurance. Ajoutez des mots : "
             "« créature 2/2 avec 2 blessures », « joueur à 0 point de vie »…"
         )
     parsed = Or(subqueries)
     ix = _open_index(kb)
     with ix.searcher() as searcher:
         results = searcher.search(parsed, limit=limit, filter=_edition_filter(edition), terms=True)
-        _configure(results)
+        terms = _searched_terms(parsed)
         answers = []
         for hit in results:
             matched = []
@@ -218,7 +225,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
                 original = words.get(text, text)
                 if original not in matched:
                     matched.append(original)
-            snippet, matches = _snippet(hit)
+            snippet, matches = _snippet(hit, terms)
             answers.append(
                 RuleAnswer(
                     number=hit["id"],
@@ -230,4 +237,4 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
                     matches=matches,
                 )
             )
-    return Answer(question=question, rules=tuple(answers), terms=tuple(words.values()), parsed=str(parsed))
+    return Answer(question=question, rules=tuple(answers), terms=tuple(used.values()), parsed=str(parsed))

@@ -1,0 +1,93 @@
+"""Whole-process timings of rules-kb commands: median of several runs.
+
+Usage (from the project root, after ``pip install -e .``)::
+
+    python bench/run.py            # 7 runs each
+    python bench/run.py --runs 15 --json
+
+Each command runs as a user runs it: a new ``rules-kb`` process, the index
+already built (a first untimed run builds it), output discarded. The index
+build is timed as ``rules-kb index`` (a full rebuild). The cache lives in a
+temporary RULES_KB_HOME so the user's cache is left alone.
+
+Budgets on a 2-core machine: show ≤ 150 ms, search and ask ≤ 300 ms,
+build ≤ 10 s. Exit code 1 if a median is over its budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: (name, arguments, budget in seconds)
+CASES = (
+    ("show", ["show", "420.5c"], 0.150),
+    ("search", ["search", "blessures fatales"], 0.300),
+    ("ask", ["ask", "ma créature 2/2 a pris 2 blessures, elle meurt ?"], 0.300),
+    ("build", ["index"], 10.0),
+)
+
+
+def _script() -> str:
+    beside = Path(sys.executable).with_name("rules-kb")
+    found = str(beside) if beside.exists() else shutil.which("rules-kb")
+    if not found:
+        sys.exit("rules-kb introuvable : installez le projet (pip install -e .) puis relancez.")
+    return found
+
+
+def _time(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs per command (default 7)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    options = parser.parse_args()
+
+    script = _script()
+    with tempfile.TemporaryDirectory(prefix="rules-kb-bench-") as home:
+        env = dict(os.environ, RULES_KB_HOME=home)
+        subprocess.run([script, "index"], env=env, stdout=subprocess.DEVNULL, check=True)
+        results = []
+        for name, args, budget in CASES:
+            runs = max(3, options.runs // 2) if name == "build" else options.runs
+            times = [_time([script, *args], env) for _ in range(runs)]
+            median = statistics.median(times)
+            results.append(
+                {
+                    "name": name,
+                    "runs": runs,
+                    "median_ms": round(median * 1000, 1),
+                    "min_ms": round(min(times) * 1000, 1),
+                    "max_ms": round(max(times) * 1000, 1),
+                    "budget_ms": round(budget * 1000),
+                    "ok": median <= budget,
+                }
+            )
+    if options.json:
+        print(json.dumps({"python": sys.version.split()[0], "results": results}, indent=2))
+    else:
+        print(f"{'commande':<8} {'médiane':>10} {'min':>10} {'max':>10} {'budget':>10}")
+        for row in results:
+            flag = "ok" if row["ok"] else "DÉPASSÉ"
+            print(
+                f"{row['name']:<8} {row['median_ms']:>8} ms {row['min_ms']:>7} ms "
+                f"{row['max_ms']:>7} ms {row['budget_ms']:>7} ms  {flag}"
+            )
+    return 0 if all(row["ok"] for row in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

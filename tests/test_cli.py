@@ -1,0 +1,200 @@
+"""The command line: exit codes, French messages, --json shapes, help and README."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+COMMANDS = ["show", "search", "ask", "index", "corpus list", "corpus check", "corpus dump"]
+
+
+def test_show_prints_the_rule_in_full(run_cli):
+    result = run_cli("show", "420.5c")
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "420.5c Une créature avec des blessures fatales et une endurance supérieure à 0 est détruite." in text
+    assert "La régénération peut remplacer cet événement." in text
+    assert "420 Effets basés sur un état" in text  # the context
+    assert "regles-completes-2004.txt, lignes 2807–2810" in text
+
+
+def test_show_lists_subrules_unless_only(run_cli):
+    full = run_cli("show", "420.5").stdout
+    assert "Sous-règles (11)" in full and "420.5k" in full
+    alone = run_cli("show", "420.5", "--only").stdout
+    assert "420.5k" not in alone and "Sous-règles" not in alone
+
+
+def test_show_prints_examples(run_cli):
+    text = " ".join(run_cli("show", "103.4").stdout.split())
+    assert 'Exemple : une carte dit "Chaque joueur sacrifie une créature."' in text
+
+
+def test_show_unknown_number_fails_cleanly(run_cli):
+    result = run_cli("show", "999.9")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    message = " ".join(result.stderr.split())
+    assert "Aucune règle ne porte le numéro « 999.9 »" in message
+    assert "507.4" in message
+    assert "Traceback" not in result.stderr
+
+
+def test_show_misprinted_number_says_which_is_which(run_cli):
+    text = " ".join(run_cli("show", "502.10d").stdout.split())
+    assert "aussi imprimé par erreur sur la règle 502.11d" in text
+    data = run_cli("show", "502.11d", "--json").json()
+    assert data["rule"]["printed_number"] == "502.10d"
+    assert data["rule"]["number"] == "502.11d"
+
+
+def test_show_json_shape(run_cli):
+    result = run_cli("show", "420.5c", "--json")
+    assert result.exit_code == 0
+    data = result.json()
+    rule = data["rule"]
+    assert set(rule) == {
+        "number", "edition", "title", "text", "examples", "parent", "children", "printed_number", "source",
+    }
+    assert rule["number"] == "420.5c" and rule["edition"] == "2004" and rule["parent"] == "420.5"
+    assert rule["source"] == {"document": "cr-2004", "line_start": 2807, "line_end": 2810}
+    assert [r["number"] for r in data["context"]] == ["4", "420", "420.5"]
+    assert data["subrules"] == [] and data["notes"] == [] and data["also_printed_on"] == []
+
+
+def test_search_text_and_json(run_cli):
+    result = run_cli("search", "endurance 0", "--limit", "3")
+    assert result.exit_code == 0
+    assert "420.5b" in result.stdout
+    data = run_cli("search", "endurance 0", "--json").json()
+    assert data["query"] == "endurance 0"
+    assert "420.5b" in [hit["id"] for hit in data["hits"][:3]]
+    assert set(data["hits"][0]) == {"kind", "id", "edition", "score", "title", "snippet", "matches"}
+    assert data["hits"][0]["kind"] == "rule"
+
+
+def test_search_without_accents(run_cli):
+    data = run_cli("search", "creature", "--json").json()
+    assert data["hits"]
+    hit = data["hits"][0]
+    assert any("créature" in hit["snippet"][a:b].lower() for a, b in hit["matches"])
+
+
+def test_search_without_result(run_cli):
+    result = run_cli("search", "zzzzyx")
+    assert result.exit_code == 0
+    assert "Aucun résultat" in result.stdout
+
+
+def test_ask_text_and_json(run_cli):
+    result = run_cli("ask", "ma créature 2/2 a pris 2 blessures, elle meurt ?")
+    assert result.exit_code == 0
+    assert "Règles applicables" in result.stdout and "Pourquoi" in result.stdout
+    data = run_cli("ask", "un joueur a 10 marqueurs poison", "--json").json()
+    assert data["question"] == "un joueur a 10 marqueurs poison"
+    assert data["rules"][0]["number"] in {"420.5h", "102.8"}
+    assert {"number", "edition", "score", "why"} <= set(data["rules"][0])
+
+
+def test_corpus_list(run_cli):
+    result = run_cli("corpus", "list")
+    assert result.exit_code == 0
+    assert "cr-2004" in result.stdout and "771 règles" in result.stdout
+    data = run_cli("corpus", "list", "--json").json()
+    assert len(data["documents"]) == 5
+    first = data["documents"][0]
+    assert first["counts"] == {"rules": 771} and first["parsed"] is True
+
+
+def test_corpus_check_lists_the_numbering_mistake(run_cli):
+    result = run_cli("corpus", "check")
+    assert result.exit_code == 0
+    assert "cr-2004:3191" in result.stdout and "502.10d" in result.stdout
+    assert run_cli("corpus", "check", "--strict").exit_code == 1
+    data = run_cli("corpus", "check", "--json").json()
+    assert data["diagnostics"][0]["code"] == "misnumbered-rule"
+    assert set(data["diagnostics"][0]) == {"document", "line", "code", "severity", "message"}
+
+
+def test_corpus_dump_json(run_cli):
+    data = run_cli("corpus", "dump", "--json").json()
+    assert set(data) >= {"documents", "rules", "diagnostics"}
+    assert len(data["rules"]) == 771
+    assert data["rules"][0]["number"] == "1"
+
+
+def test_index_rebuilds(run_cli):
+    data = run_cli("index", "--json").json()
+    assert data["rules"] == 771 and Path(data["cache"]).is_dir()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["show"], "Il manque NUMÉRO."),
+        (["shw", "420"], "Commande inconnue : 'shw'"),
+        (["search", "x", "--limit", "abc"], "« abc » n'est pas un nombre entier"),
+        (["search", "x", "--limit", "0"], "« 0 » n'est pas dans l'intervalle"),
+        (["show", "420", "--frobnicate"], "Option inconnue : --frobnicate."),
+        (["ask", "ma", "créature"], "Argument en trop : créature."),
+    ],
+)
+def test_usage_errors_are_french(run_cli, args, expected):
+    result = run_cli(*args)
+    assert result.exit_code == 2
+    assert expected in result.stderr
+    assert "Utilisation : rules-kb" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["show", "abc"], "n'est pas un numéro de règle"),
+        (["show", "420.5c", "--edition", "1999"], "L'édition « 1999 » n'existe pas"),
+        (["search", "le la"], "aucun mot significatif"),
+        (["show", "420", "--corpus", "/nulle/part"], "n'existe pas"),
+    ],
+)
+def test_user_errors_exit_1_in_french(run_cli, args, expected):
+    result = run_cli(*args)
+    assert result.exit_code == 1
+    assert expected in " ".join(result.stderr.split())
+    json_result = run_cli(*args, "--json")
+    assert json_result.exit_code == 1
+    assert expected in json_result.json()["error"]["message"]
+
+
+def test_corpus_from_environment(run_cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("RULES_KB_CORPUS", str(tmp_path / "absent"))
+    result = run_cli("corpus", "list")
+    assert result.exit_code == 1
+    assert "RULES_KB_CORPUS" in result.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_french_help(run_cli, command):
+    result = run_cli(*command.split(), "--help")
+    assert result.exit_code == 0
+    assert "Utilisation : rules-kb" in result.stdout
+    assert "--json" in result.stdout and "Affiche cette aide et quitte." in result.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_is_documented_in_the_readme(command):
+    readme = README.read_text(encoding="utf-8")
+    assert re.search(rf"rules-kb {command}\b", readme), command
+
+
+def test_installed_script_runs_without_traceback(tmp_path):
+    """The console script, as a user runs it: a real process, exit codes."""
+    script = Path(sys.executable).with_name("rules-kb")
+    env = dict(os.environ)
+    ok = subprocess.run([str(script), "show", "420.5c"], capture_output=True, text=True, env=env)
+    assert ok.returncode == 0 and "blessures fatales" in ok.stdout
+    bad = subprocess.run([str(script), "show", "999.9"], capture_output=True, text=True, env=env)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr and "999.9" in bad.stderr

@@ -1,0 +1,161 @@
+"""The corpus folder: bundled manifest, locating a corpus, manifest errors, cache keys."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules_kb.corpus import bundled_corpus, fingerprint, load_manifest, locate_corpus, read_document
+from rules_kb.errors import CorpusError
+from rules_kb.kb import KnowledgeBase
+from rules_kb.model import DocumentKind
+
+MANIFEST_ENTRY = """
+[[document]]
+id = "{id}"
+file = "{file}"
+kind = "{kind}"
+language = "fr"
+edition = "2004"
+date = "{date}"
+title = "Titre"
+origin = "Un document de test."
+"""
+
+
+def _write_corpus(folder: Path, entries: str, files: dict[str, str | bytes]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "manifest.toml").write_text(entries, encoding="utf-8")
+    for name, content in files.items():
+        path = folder / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return folder
+
+
+def _entry(**values):
+    defaults = {"id": "doc", "file": "doc.txt", "kind": "rules", "date": "2004-06-01"}
+    defaults.update(values)
+    return MANIFEST_ENTRY.format(**defaults)
+
+
+def test_bundled_manifest_lists_the_five_documents():
+    documents = load_manifest(bundled_corpus())
+    assert [d.id for d in documents] == ["cr-2004", "cr-2011-611", "cr-2011-201", "faq-tsp-2006", "cours-2"]
+    kinds = {d.id: d.kind for d in documents}
+    assert kinds["cr-2004"] is DocumentKind.RULES
+    assert kinds["cr-2011-611"] is DocumentKind.RULES_EXCERPT
+    assert kinds["faq-tsp-2006"] is DocumentKind.FAQ
+    assert kinds["cours-2"] is DocumentKind.COURSE
+    editions = {d.id: d.edition for d in documents}
+    assert editions == {
+        "cr-2004": "2004",
+        "cr-2011-611": "2011",
+        "cr-2011-201": "2011",
+        "faq-tsp-2006": "2006-faq",
+        "cours-2": "cours",
+    }
+    for document in documents:
+        assert document.title and document.origin and document.language == "fr"
+        assert Path(document.path).is_file()
+
+
+def test_bundled_documents_are_the_shared_sources_unchanged():
+    sources = bundled_corpus().parent.parent / "shared" / "sources"
+    if not sources.is_dir():
+        sources = Path(__file__).resolve().parents[2] / "shared" / "sources"
+    assert sources.is_dir(), "../shared/sources est attendu à côté du projet"
+    originals = {path.read_bytes() for path in sources.glob("0*.txt")}
+    bundled = {Path(d.path).read_bytes() for d in load_manifest(bundled_corpus())}
+    assert bundled == originals
+
+
+def test_locate_prefers_argument_then_environment(tmp_path, monkeypatch):
+    folder = _write_corpus(tmp_path / "mine", _entry(), {"doc.txt": "100. Généralités\n"})
+    monkeypatch.setenv("RULES_KB_CORPUS", str(folder))
+    assert locate_corpus() == folder.resolve()
+    assert locate_corpus(bundled_corpus()) == bundled_corpus().resolve()
+    monkeypatch.delenv("RULES_KB_CORPUS")
+    assert locate_corpus() == bundled_corpus().resolve()
+
+
+@pytest.mark.parametrize(
+    ("manifest", "files", "expected"),
+    [
+        ("", {}, "ne décrit aucun document"),
+        ("[[document]\n", {}, "n'est pas un TOML valide"),
+        (_entry(kind="livre"), {"doc.txt": ""}, "kind « livre » inconnu"),
+        (_entry(date="1er juin 2004"), {"doc.txt": ""}, "date « 1er juin 2004 » invalide"),
+        (_entry(file="absent.txt"), {}, "« absent.txt » est introuvable"),
+        (_entry() + "couleur = 'bleu'\n", {"doc.txt": ""}, "clé inconnue « couleur »"),
+        (_entry().replace('title = "Titre"\n', ""), {"doc.txt": ""}, "la clé « title » manque"),
+        (_entry().replace('title = "Titre"', "title = 3"), {"doc.txt": ""}, "« title » doit être un texte"),
+        (_entry() + _entry(), {"doc.txt": ""}, "l'id « doc » est déjà utilisé"),
+        ("titre = 'x'\n", {}, "clé inconnue « titre »"),
+    ],
+)
+def test_manifest_errors_are_french_and_name_the_problem(tmp_path, manifest, files, expected):
+    folder = _write_corpus(tmp_path / "corpus", manifest, files)
+    with pytest.raises(CorpusError) as raised:
+        load_manifest(folder)
+    assert expected in str(raised.value)
+    assert "manifest.toml" in str(raised.value) or "absent.txt" in str(raised.value)
+
+
+def test_missing_folder_and_missing_manifest(tmp_path):
+    with pytest.raises(CorpusError, match="n'existe pas"):
+        locate_corpus(tmp_path / "nulle-part")
+    with pytest.raises(CorpusError, match="n'a pas de fichier manifest.toml"):
+        locate_corpus(tmp_path)
+
+
+def test_unreadable_document_is_a_clear_error(tmp_path):
+    folder = _write_corpus(tmp_path / "corpus", _entry(), {"doc.txt": b"100. G\xe9n\xe9ralit\xe9s\n"})
+    [document] = load_manifest(folder)
+    with pytest.raises(CorpusError, match="n'est pas un texte UTF-8"):
+        read_document(document)
+
+
+def test_fingerprint_changes_with_any_file(tmp_path):
+    folder = _write_corpus(tmp_path / "corpus", _entry(), {"doc.txt": "100. Généralités\n"})
+    documents = load_manifest(folder)
+    first = fingerprint(folder, documents, ())
+    assert fingerprint(folder, documents, ()) == first
+    (folder / "doc.txt").write_text("100. Généralités\n100.1. Nouveau.\n", encoding="utf-8")
+    assert fingerprint(folder, documents, ()) != first
+
+
+def test_changed_corpus_is_reindexed_by_itself(tmp_path):
+    folder = tmp_path / "corpus"
+    shutil.copytree(bundled_corpus(), folder)
+    first = KnowledgeBase.open(folder)
+    assert first.lookup("420.5c").rule.text.startswith("Une créature avec des blessures fatales")
+    path = folder / "regles-completes-2004.txt"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("Une créature avec des blessures fatales", "Une créature blessée à mort"), encoding="utf-8")
+    second = KnowledgeBase.open(folder)
+    assert second.cache_dir != first.cache_dir
+    assert second.lookup("420.5c").rule.text.startswith("Une créature blessée à mort")
+    assert [h.id for h in second.search("blessée à mort").hits][:1] == ["420.5c"]
+
+
+def test_cached_corpus_is_loaded_not_rebuilt(kb, monkeypatch):
+    import indexer.build
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the cache should have been used")
+
+    monkeypatch.setattr(indexer.build, "build_cache", fail)
+    again = KnowledgeBase.open()
+    assert again.cache_dir == kb.cache_dir
+    assert len(again.corpus.rules) == len(kb.corpus.rules)
+
+
+def test_damaged_cache_is_rebuilt(kb):
+    records = kb.cache_dir / "records.pickle"
+    records.write_bytes(b"not a pickle")
+    again = KnowledgeBase.open()
+    assert again.lookup("420.5c").rule.number == "420.5c"
+    assert records.read_bytes() != b"not a pickle"

@@ -1,0 +1,184 @@
+"""Lookup by number, full-text search and questions on the real corpus."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules_kb.analysis import analyze, fold_accents
+from rules_kb.errors import QueryError, UnknownEditionError, UnknownRuleError
+from rules_kb.numbers import RuleNumberError
+
+
+# --- analysis -------------------------------------------------------------
+
+
+def test_analyzer_folds_accents_elides_and_stems():
+    terms = [term for term, _ in analyze("L'endurance des créatures")]
+    assert terms == [term for term, _ in analyze("endurance creature")]
+    assert [original for _, original in analyze("qu'il détruise l’aura")] == ["détruise", "l’aura"]
+
+
+def test_analyzer_keeps_rule_numbers_and_power_toughness():
+    assert [term for term, _ in analyze("Voir règle 420.5c, une 2/2.")] == ["voir", "regl", "420.5c", "2/2"]
+
+
+def test_analyzer_drops_stop_words():
+    assert analyze("le la les de est à a") == []
+
+
+@given(st.text(max_size=60))
+def test_fold_accents_leaves_no_combining_mark(text):
+    import unicodedata
+
+    assert not any(unicodedata.combining(char) for char in fold_accents(text))
+
+
+# --- lookup ---------------------------------------------------------------
+
+
+def test_lookup_gives_rule_context_and_subrules(kb):
+    lookup = kb.lookup("420.5")
+    assert lookup.rule.text == "Les effets basés sur un état sont les suivants :"
+    assert [rule.number for rule in lookup.ancestors] == ["4", "420"]
+    assert [rule.number for rule in lookup.children][:3] == ["420.5a", "420.5b", "420.5c"]
+    assert len(lookup.children) == 11
+
+
+def test_lookup_accepts_printed_forms(kb):
+    assert kb.lookup("420.5C.").rule.number == "420.5c"
+    assert kb.lookup(" 420. ").rule.title == "Effets basés sur un état"
+
+
+def test_numbers_match_exactly(kb):
+    assert kb.lookup("502.1").rule.number == "502.1"
+    assert kb.lookup("502.1").rule.text.startswith("La plupart des capacités de créatures")
+    assert kb.lookup("502.10").rule.title == "Regroupement"
+
+
+def test_unknown_number_suggests_the_nearest(kb):
+    with pytest.raises(UnknownRuleError) as raised:
+        kb.lookup("420.5z")
+    assert "420.5k" in raised.value.nearest
+    assert "Numéros les plus proches" in str(raised.value)
+    with pytest.raises(UnknownRuleError) as raised:
+        kb.lookup("999.9")
+    assert raised.value.nearest[0] == "507.4"
+
+
+def test_not_a_number_is_a_clear_error(kb):
+    with pytest.raises(RuleNumberError, match="n'est pas un numéro de règle"):
+        kb.lookup("abc")
+
+
+def test_misprinted_number_finds_both_rules(kb):
+    genuine = kb.lookup("502.10d")
+    assert genuine.rule.number == "502.10d"
+    assert [rule.number for rule in genuine.also_printed_on] == ["502.11d"]
+    assert "aussi imprimé par erreur sur la règle 502.11d" in genuine.notes[0]
+    placed = kb.lookup("502.11d")
+    assert placed.rule.printed_number == "502.10d"
+    assert "imprime cette règle sous le numéro 502.10d" in placed.notes[0]
+
+
+def test_unknown_edition(kb):
+    with pytest.raises(UnknownEditionError, match="Éditions disponibles : 2004"):
+        kb.lookup("420.5c", edition="1999")
+
+
+# --- search ---------------------------------------------------------------
+
+
+def test_search_endurance_0_has_420_5b_in_top_3(kb):
+    hits = kb.search("endurance 0").hits
+    assert "420.5b" in [hit.id for hit in hits[:3]]
+
+
+def test_search_is_accent_insensitive(kb):
+    plain = [hit.id for hit in kb.search("creature").hits]
+    accented = [hit.id for hit in kb.search("créature").hits]
+    assert plain == accented and plain
+    first = kb.search("creature").hits[0]
+    assert any(first.snippet[a:b].lower().startswith("créature") for a, b in first.matches)
+
+
+def test_search_highlights_matched_words(kb):
+    hit = kb.search("blessures fatales").hits[0]
+    assert hit.id == "420.5c"
+    marked = {hit.snippet[start:end] for start, end in hit.matches}
+    assert {"blessures", "fatales"} <= marked
+
+
+def test_search_by_rule_number(kb):
+    assert kb.search("420.5c").hits[0].id == "420.5c"
+    assert kb.search("420.5").hits[0].id == "420.5"
+
+
+def test_search_phrase_and_elision(kb):
+    assert kb.search('"blessures fatales"').hits[0].id == "420.5c"
+    assert "420.5b" in [hit.id for hit in kb.search("l'endurance de 0").hits[:3]]
+
+
+def test_search_limit_and_edition(kb):
+    assert len(kb.search("créature", limit=3).hits) == 3
+    assert all(hit.edition == "2004" for hit in kb.search("créature", edition="2004").hits)
+
+
+def test_empty_search_is_refused(kb):
+    with pytest.raises(QueryError, match="vide"):
+        kb.search("   ")
+    with pytest.raises(QueryError, match="aucun mot significatif"):
+        kb.search("le la de")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=40))
+def test_any_query_gives_hits_or_a_clear_error(kb, query):
+    try:
+        result = kb.search(query, limit=3)
+    except QueryError as error:
+        assert str(error)
+    else:
+        assert len(result.hits) <= 3
+
+
+# --- ask ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("un joueur a 10 marqueurs poison, il perd ?", "420.5h"),
+        ("deux légendes avec le même nom en jeu", "420.5e"),
+        ("ma créature a une endurance de 0", "420.5b"),
+        ("un joueur à 0 points de vie", "420.5a"),
+    ],
+)
+def test_ask_ranks_the_rule_in_the_top_3(kb, question, expected):
+    answer = kb.ask(question)
+    assert expected in [rule.number for rule in answer.rules[:3]]
+
+
+def test_ask_explains_why(kb):
+    answer = kb.ask("ma créature 2/2 a pris 2 blessures, elle meurt ?")
+    assert answer.terms == ("créature", "pris", "2", "blessures", "meurt")
+    assert answer.rules
+    assert all(rule.why.startswith("mots de la question trouvés") for rule in answer.rules)
+    assert "420.5c" in [rule.number for rule in kb.ask("créature avec des blessures fatales").rules[:3]]
+
+
+def test_ask_without_words_is_refused(kb):
+    with pytest.raises(QueryError):
+        kb.ask("et la ?")
+    with pytest.raises(QueryError, match="que des force/endurance"):
+        kb.ask("2/2 ?")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=60))
+def test_any_question_gives_rules_or_a_clear_error(kb, question):
+    try:
+        answer = kb.ask(question, limit=2)
+    except QueryError as error:
+        assert str(error)
+    else:
+        assert len(answer.rules) <= 2
