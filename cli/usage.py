@@ -70,7 +70,7 @@ def _translate_help(command, context) -> None:
     if option is not None:
         option.help = HELP_TEXT
     for name, sub in getattr(command, "commands", {}).items():
-        sub_context = type(context)(sub, info_name=name, parent=context)
+        sub_context = type(context)(sub, info_name=name, parent=context, **sub.context_settings)
         _translate_help(sub, sub_context)
 
 
@@ -130,7 +130,7 @@ def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
     install_french()
     command = get_command(app)
     command.context_class.formatter_class = _french_formatter(command.context_class.formatter_class)
-    context = command.context_class(command, info_name="rules-kb")
+    context = command.context_class(command, info_name="rules-kb", **command.context_settings)
     _translate_help(command, context)
     try:
         result = command.main(args=args, prog_name="rules-kb", standalone_mode=False)

@@ -182,6 +182,7 @@ def test_every_command_has_french_help(run_cli, command):
     assert result.exit_code == 0
     assert "Utilisation : rules-kb" in result.stdout
     assert "--json" in result.stdout and "Affiche cette aide et quitte." in result.stdout
+    assert run_cli(*command.split(), "-h").stdout == result.stdout
 
 
 @pytest.mark.parametrize("command", COMMANDS)
