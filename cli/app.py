@@ -9,6 +9,7 @@ malformed command line).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Optional
 
@@ -64,7 +65,12 @@ def _limit_option(what: str):
 
 
 def _emit_json(data) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    try:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (e.g. `head`) went away: stop quietly, as Rich does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(1) from None
 
 
 def _open(corpus: str | None, as_json: bool, rebuild: bool = False):

@@ -145,7 +145,7 @@ def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
             f"Essayez « {path} --help » pour l'aide.\n"
         )
         return 2
-    except click_exceptions.Abort:
+    except typer.Abort:
         sys.stderr.write("Interrompu.\n")
         return 130
     return result if isinstance(result, int) else 0
