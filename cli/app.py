@@ -16,6 +16,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
+from rules_kb import serialize
 
 app = typer.Typer(
     name="rules-kb",
@@ -73,31 +74,27 @@ def _emit_json(data) -> None:
         raise typer.Exit(1) from None
 
 
-def _open(corpus: str | None, as_json: bool, rebuild: bool = False):
+def _respond(corpus, as_json, compute, to_json, show, rebuild=False) -> None:
+    """Open the corpus, ``compute(kb)``, then print ``to_json(result)`` with
+    ``--json`` or ``show(result, kb)``; rules-kb errors become a French
+    message (or the JSON error shape) and exit code 1."""
+    from rules_kb.errors import RulesKbError
     from rules_kb.kb import KnowledgeBase
 
-    with render.build_progress(quiet=False) as progress:
-        return KnowledgeBase.open(corpus, progress=progress, rebuild=rebuild)
-
-
-def _fail(error: Exception, as_json: bool) -> None:
-    from rules_kb.serialize import error_dict
-
-    if as_json:
-        _emit_json(error_dict(error))
-    else:
-        render.error(str(error))
-    raise typer.Exit(1)
-
-
-def _run(as_json: bool, action):
-    """Run ``action()``, turning rules-kb errors into a French message and exit code 1."""
-    from rules_kb.errors import RulesKbError
-
     try:
-        return action()
+        with render.build_progress() as progress:
+            kb = KnowledgeBase.open(corpus, progress=progress, rebuild=rebuild)
+        result = compute(kb)
     except RulesKbError as error:
-        _fail(error, as_json)
+        if as_json:
+            _emit_json(serialize.error_dict(error))
+        else:
+            render.error(str(error))
+        raise typer.Exit(1) from None
+    if as_json:
+        _emit_json(to_json(result))
+    else:
+        show(result, kb)
 
 
 @app.command()
@@ -109,18 +106,13 @@ def show(
     corpus: CorpusOption = None,
 ) -> None:
     """Affiche une règle par son numéro, avec son contexte, ses exemples et ses sous-règles."""
-
-    def action():
-        kb = _open(corpus, as_json)
-        lookup = kb.lookup(number, edition)
-        if as_json:
-            from rules_kb.serialize import lookup_dict
-
-            _emit_json(lookup_dict(lookup, only=only))
-        else:
-            render.lookup(lookup, kb, only=only)
-
-    _run(as_json, action)
+    _respond(
+        corpus,
+        as_json,
+        lambda kb: kb.lookup(number, edition),
+        lambda lookup: serialize.lookup_dict(lookup, only=only),
+        lambda lookup, kb: render.lookup(lookup, kb, only=only),
+    )
 
 
 @app.command()
@@ -132,18 +124,13 @@ def search(
     corpus: CorpusOption = None,
 ) -> None:
     """Recherche plein texte dans les règles (accents, pluriels et élisions ignorés)."""
-
-    def action():
-        kb = _open(corpus, as_json)
-        result = kb.search(query, limit=limit, edition=edition)
-        if as_json:
-            from rules_kb.serialize import search_dict
-
-            _emit_json(search_dict(result))
-        else:
-            render.search(result)
-
-    _run(as_json, action)
+    _respond(
+        corpus,
+        as_json,
+        lambda kb: kb.search(query, limit=limit, edition=edition),
+        serialize.search_dict,
+        lambda result, kb: render.search(result),
+    )
 
 
 @app.command()
@@ -158,55 +145,34 @@ def ask(
     corpus: CorpusOption = None,
 ) -> None:
     """Propose les règles qui s'appliquent à une situation décrite en français."""
-
-    def action():
-        kb = _open(corpus, as_json)
-        answer = kb.ask(question, limit=limit, edition=edition)
-        if as_json:
-            from rules_kb.serialize import answer_dict
-
-            _emit_json(answer_dict(answer))
-        else:
-            render.answer(answer)
-
-    _run(as_json, action)
+    _respond(
+        corpus,
+        as_json,
+        lambda kb: kb.ask(question, limit=limit, edition=edition),
+        serialize.answer_dict,
+        lambda answer, kb: render.answer(answer),
+    )
 
 
 @app.command()
 def index(as_json: JsonOption = False, corpus: CorpusOption = None) -> None:
     """Reconstruit l'index du corpus (sinon construit automatiquement au premier usage)."""
-
-    def action():
-        kb = _open(corpus, as_json, rebuild=True)
-        data = {
-            "folder": kb.corpus.folder,
-            "cache": str(kb.cache_dir),
-            "fingerprint": kb.corpus.fingerprint,
-            "rules": len(kb.corpus.rules),
-            "diagnostics": len(kb.corpus.diagnostics),
-        }
-        if as_json:
-            _emit_json(data)
-        else:
-            render.index_summary(data)
-
-    _run(as_json, action)
+    _respond(
+        corpus,
+        as_json,
+        serialize.index_dict,
+        lambda data: data,
+        lambda data, kb: render.index_summary(data),
+        rebuild=True,
+    )
 
 
 @corpus_app.command("list")
 def corpus_list(as_json: JsonOption = False, corpus: CorpusOption = None) -> None:
     """Liste les documents du corpus et le nombre de règles analysées dans chacun."""
-
-    def action():
-        from rules_kb.serialize import corpus_list_dict
-
-        data = corpus_list_dict(_open(corpus, as_json))
-        if as_json:
-            _emit_json(data)
-        else:
-            render.corpus_list(data)
-
-    _run(as_json, action)
+    _respond(
+        corpus, as_json, serialize.corpus_list_dict, lambda data: data, lambda data, kb: render.corpus_list(data)
+    )
 
 
 @corpus_app.command("check")
@@ -216,35 +182,22 @@ def corpus_check(
     corpus: CorpusOption = None,
 ) -> None:
     """Liste les diagnostics des sources : erreurs de numérotation, règles sans parent…"""
+    found: list = []
 
-    def action():
-        from rules_kb.serialize import corpus_check_dict
+    def compute(kb):
+        data = serialize.corpus_check_dict(kb)
+        found.extend(data["diagnostics"])
+        return data
 
-        data = corpus_check_dict(_open(corpus, as_json))
-        if as_json:
-            _emit_json(data)
-        else:
-            render.diagnostics(data)
-        if strict and data["diagnostics"]:
-            raise typer.Exit(1)
-
-    _run(as_json, action)
+    _respond(corpus, as_json, compute, lambda data: data, lambda data, kb: render.diagnostics(data))
+    if strict and found:
+        raise typer.Exit(1)
 
 
 @corpus_app.command("dump")
 def corpus_dump(as_json: JsonOption = False, corpus: CorpusOption = None) -> None:
     """Affiche tous les enregistrements analysés (documents, règles, diagnostics)."""
-
-    def action():
-        from rules_kb.serialize import corpus_dump_dict
-
-        data = corpus_dump_dict(_open(corpus, as_json))
-        if as_json:
-            _emit_json(data)
-        else:
-            render.dump(data)
-
-    _run(as_json, action)
+    _respond(corpus, as_json, serialize.corpus_dump_dict, lambda data: data, lambda data, kb: render.dump(data))
 
 
 def main(args: list[str] | None = None) -> int:

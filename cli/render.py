@@ -21,14 +21,12 @@ def error(message: str) -> None:
 
 
 @contextmanager
-def build_progress(quiet: bool = False):
+def build_progress():
     """Yield a ``progress(description, completed, total)`` callback that shows
     a Rich progress bar on standard error while the index is built."""
     state: dict = {}
 
     def report(description: str, completed: int, total: int) -> None:
-        if quiet:
-            return
         if "progress" not in state:
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
@@ -60,6 +58,17 @@ def _highlighted(snippet: str, matches) -> Text:
     for start, end in matches:
         text.stylize(_MATCH_STYLE, start, end)
     return text
+
+
+def _ranked(rank: int, number: str, title: str, detail: str, found) -> None:
+    """One ranked result: rank, number, title, detail, then its highlighted snippet."""
+    header = Text(f"\n{rank}. ")
+    header.append(number, style=_NUMBER_STYLE)
+    if title:
+        header.append(" " + title, style="bold")
+    header.append(f"  ({detail})", style="dim")
+    console.print(header)
+    console.print(Padding(_highlighted(found.snippet, found.matches), (0, 0, 0, 3)))
 
 
 def _rule_block(rule, indent: str = "") -> Text:
@@ -118,13 +127,7 @@ def search(result) -> None:
         return
     console.print(Text(f"{len(result.hits)} résultat(s) pour « {result.query} » :", style="bold"))
     for rank, hit in enumerate(result.hits, start=1):
-        header = Text(f"\n{rank}. ")
-        header.append(hit.id, style=_NUMBER_STYLE)
-        if hit.title:
-            header.append(" " + hit.title, style="bold")
-        header.append(f"  (édition {hit.edition}, score {hit.score:.2f})", style="dim")
-        console.print(header)
-        console.print(Padding(_highlighted(hit.snippet, hit.matches), (0, 0, 0, 3)))
+        _ranked(rank, hit.id, hit.title, f"édition {hit.edition}, score {hit.score:.2f}", hit)
 
 
 def answer(result) -> None:
@@ -136,13 +139,7 @@ def answer(result) -> None:
         return
     console.print(Text("\nRègles applicables :", style="bold"))
     for rank, rule in enumerate(result.rules, start=1):
-        header = Text(f"\n{rank}. ")
-        header.append(rule.number, style=_NUMBER_STYLE)
-        if rule.title:
-            header.append(" " + rule.title, style="bold")
-        header.append(f"  (score {rule.score:.2f})", style="dim")
-        console.print(header)
-        console.print(Padding(_highlighted(rule.snippet, rule.matches), (0, 0, 0, 3)))
+        _ranked(rank, rule.number, rule.title, f"score {rule.score:.2f}", rule)
         console.print(Padding(Text("Pourquoi : " + rule.why, style="dim"), (0, 0, 0, 3)))
 
 

@@ -41,6 +41,7 @@ _REFERENCE_BEFORE_RE = re.compile(
     r"(?:\b(?:r[èe]gles?|voir|et|à|ou|paragraphes?|sections?|chapitres?)|[-,–])\s*$",
     re.IGNORECASE,
 )
+_HEADING_LINE_RE = re.compile(r"^[ \t]*\d+(?:\.\d+[a-z]?)?\.?[ \t]+[^.!?:;()\n]{1,60}\n?$")
 _SENTENCE_END = '.)"!?:;»…'
 _EXAMPLE_RE = re.compile(r"(?:^|(?<=[.)\"!?»]\s))[ \t]*Exemples?\s*:\s*", re.MULTILINE)
 _TOC_HEADING = "table des matieres"
@@ -135,12 +136,19 @@ def _candidates(text: str, start: int, end: int):
 
 
 def _is_rule_position(text: str, offset: int, body_start: int) -> tuple[bool, bool]:
-    """(may start a rule, starts its line) for a number at ``offset``."""
+    """(may start a rule, starts its line) for a number at ``offset``.
+
+    A reference word ending the previous line does not count when that line
+    is a heading ("100. Sections"): a numbered line without punctuation.
+    """
     line_start = text.rfind("\n", 0, offset) + 1
     at_line_start = not text[max(line_start, body_start) : offset].strip()
     before = text[max(body_start, offset - 60) : offset].replace("\n", " ")
     if _REFERENCE_BEFORE_RE.search(before):
-        return False, at_line_start
+        previous_start = max(body_start, text.rfind("\n", 0, max(line_start - 1, 0)) + 1)
+        previous_line = text[previous_start:line_start]
+        if not (at_line_start and _HEADING_LINE_RE.match(previous_line)):
+            return False, at_line_start
     stripped = before.rstrip()
     after_sentence = bool(stripped) and stripped[-1] in _SENTENCE_END
     return at_line_start or after_sentence, at_line_start

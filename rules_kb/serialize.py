@@ -121,6 +121,17 @@ def rule_counts(corpus: Corpus) -> dict[str, int]:
     return counts
 
 
+def index_dict(kb: KnowledgeBase) -> dict[str, Any]:
+    """``index``: ``{"folder", "cache", "fingerprint", "rules", "diagnostics"}`` (counts)."""
+    return {
+        "folder": kb.corpus.folder,
+        "cache": str(kb.cache_dir),
+        "fingerprint": kb.corpus.fingerprint,
+        "rules": len(kb.corpus.rules),
+        "diagnostics": len(kb.corpus.diagnostics),
+    }
+
+
 def corpus_list_dict(kb: KnowledgeBase) -> dict[str, Any]:
     """``corpus list``: ``{"folder", "documents": [document_dict + counts + parsed]}``."""
     counts = rule_counts(kb.corpus)
