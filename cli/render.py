@@ -47,10 +47,13 @@ def build_progress():
 
     try:
         yield report
-    finally:
+    except BaseException:
         if "progress" in state:
             state["progress"].stop()
-            err_console.print("Index construit ; les prochaines consultations seront immédiates.", style="dim")
+        raise
+    if "progress" in state:
+        state["progress"].stop()
+        err_console.print("Index construit ; les prochaines consultations seront immédiates.", style="dim")
 
 
 def _highlighted(snippet: str, matches) -> Text:

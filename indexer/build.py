@@ -16,7 +16,7 @@ from pathlib import Path
 
 from indexer.rules_inline import parse_inline_rules
 from rules_kb.corpus import read_document
-from rules_kb.errors import IndexBuildError
+from rules_kb.errors import IndexBuildError, describe_os_error
 from rules_kb.kb import INDEX_DIR, RECORDS_FILE
 from rules_kb.model import Corpus, Document, DocumentKind, Rule
 
@@ -124,7 +124,7 @@ def build_cache(
         staging = Path(tempfile.mkdtemp(prefix=".build-", dir=cache_root))
     except OSError as error:
         raise IndexBuildError(
-            f"Impossible de créer le dossier de cache « {cache_root} » : {error.strerror}. "
+            f"Impossible de créer le dossier de cache « {cache_root} » : {describe_os_error(error)}. "
             "Choisissez un dossier inscriptible avec la variable RULES_KB_HOME.",
             str(cache_root),
         ) from None
@@ -143,7 +143,7 @@ def build_cache(
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise IndexBuildError(
-            f"Impossible d'écrire l'index dans « {cache_root} » : {error.strerror}. "
+            f"Impossible d'écrire l'index dans « {cache_root} » : {describe_os_error(error)}. "
             "Vérifiez la place disque ou choisissez un autre dossier avec RULES_KB_HOME.",
             str(cache_root),
         ) from None

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from rules_kb.errors import CorpusError
+from rules_kb.errors import CorpusError, describe_os_error
 from rules_kb.model import Document, DocumentKind
 
 MANIFEST = "manifest.toml"
@@ -75,7 +75,7 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
     except UnicodeDecodeError as error:
         raise CorpusError(f"{path} n'est pas un texte UTF-8 ({error.reason}).", str(path)) from None
     except OSError as error:
-        raise CorpusError(f"Impossible de lire {path} : {error.strerror}.", str(path)) from None
+        raise CorpusError(f"Impossible de lire {path} : {describe_os_error(error)}.", str(path)) from None
     except tomllib.TOMLDecodeError as error:
         raise CorpusError(f"{path} n'est pas un TOML valide : {error}.", str(path)) from None
 
@@ -162,7 +162,7 @@ def read_document(document: Document) -> str:
         ) from None
     except OSError as error:
         raise CorpusError(
-            f"Impossible de lire le document « {document.id} » ({path}) : {error.strerror}.", str(path)
+            f"Impossible de lire le document « {document.id} » ({path}) : {describe_os_error(error)}.", str(path)
         ) from None
 
 
@@ -177,7 +177,7 @@ def fingerprint(folder: Path, documents: tuple[Document, ...], code_files: tuple
         try:
             data = path.read_bytes()
         except OSError as error:
-            raise CorpusError(f"Impossible de lire {path} : {error.strerror}.", str(path)) from None
+            raise CorpusError(f"Impossible de lire {path} : {describe_os_error(error)}.", str(path)) from None
         digest.update(str(path.name).encode())
         digest.update(len(data).to_bytes(8, "big"))
         digest.update(data)

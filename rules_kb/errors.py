@@ -6,6 +6,24 @@ the attributes (the bad input and where it was found).
 
 from __future__ import annotations
 
+import errno
+
+_OS_ERRORS = {
+    errno.ENOENT: "fichier ou dossier introuvable",
+    errno.EACCES: "permission refusée",
+    errno.EPERM: "opération non permise",
+    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
+    errno.EISDIR: "c'est un dossier, pas un fichier",
+    errno.EEXIST: "un fichier de ce nom existe déjà",
+    errno.ENOSPC: "plus de place sur le disque",
+    errno.EROFS: "système de fichiers en lecture seule",
+}
+
+
+def describe_os_error(error: OSError) -> str:
+    """A short French description of a file-system error (``"permission refusée"``)."""
+    return _OS_ERRORS.get(error.errno, error.strerror or str(error))
+
 
 class RulesKbError(Exception):
     """Base class of every error rules-kb reports to a user."""

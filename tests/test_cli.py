@@ -199,3 +199,15 @@ def test_installed_script_runs_without_traceback(tmp_path):
     assert ok.returncode == 0 and "blessures fatales" in ok.stdout
     bad = subprocess.run([str(script), "show", "999.9"], capture_output=True, text=True, env=env)
     assert bad.returncode == 1 and "Traceback" not in bad.stderr and "999.9" in bad.stderr
+
+
+def test_unwritable_cache_folder_is_a_clear_error(run_cli, monkeypatch, tmp_path):
+    blocker = tmp_path / "un-fichier"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("RULES_KB_HOME", str(blocker / "cache"))
+    result = run_cli("show", "420.5c")
+    assert result.exit_code == 1
+    message = " ".join(result.stderr.split())
+    assert "Impossible de créer le dossier de cache" in message
+    assert "n'est pas un dossier" in message and "RULES_KB_HOME" in message
+    assert "Index construit" not in message
