@@ -1,0 +1,1 @@
+"""The ``rules-kb`` command line (Typer and Rich): arguments in, rendering out."""
