@@ -177,7 +177,7 @@ def _misnumbered_target(printed: RuleNumber, expected: tuple[RuleNumber, ...]) -
 def _split_examples(content: str) -> tuple[str, list[str]]:
     """Split a rule's content (after its number) into main text and examples."""
     pieces = _EXAMPLE_RE.split(content)
-    return pieces[0], [piece for piece in pieces[1:]]
+    return pieces[0], pieces[1:]
 
 
 def _title_and_text(level: Level, main: str) -> tuple[str, str]:

@@ -157,22 +157,29 @@ class KnowledgeBase:
         """Find a rule by its number, canonical or as misprinted in the source.
 
         ``number`` may have a trailing dot or capital letter (``"420.5C."``).
-        Raises :class:`rules_kb.numbers.RuleNumberError` for something that is
-        not a rule number and :class:`UnknownRuleError` (with the nearest
-        existing numbers) when no rule of ``edition`` (default: the newest
-        complete edition) has it. Numbers match exactly: ``502.1`` is never
-        ``502.10``.
+        Without ``edition``, the newest complete edition is searched first,
+        then the others. Raises :class:`rules_kb.numbers.RuleNumberError` for
+        something that is not a rule number, :class:`UnknownEditionError` for
+        an edition without rules and :class:`UnknownRuleError` (with the
+        nearest existing numbers) when no rule has the number. Numbers match
+        exactly: ``502.1`` is never ``502.10``.
         """
-        edition = self.check_edition(edition) or self.default_edition
         wanted = RuleNumber.parse(number)
         canonical = str(wanted)
-        rule = self._by_number.get((edition, canonical))
-        misprinted = tuple(self._by_printed.get((edition, canonical), ()))
+        editions = (self.check_edition(edition),) if edition else self.editions
+        for candidate in editions:
+            rule = self._by_number.get((candidate, canonical))
+            misprinted = tuple(self._by_printed.get((candidate, canonical), ()))
+            if rule is None and misprinted:
+                rule, misprinted = misprinted[0], misprinted[1:]
+            if rule is not None:
+                return self._lookup(rule, canonical, misprinted)
+        nearest = self.nearest(wanted, editions[0]) if editions else ()
+        raise UnknownRuleError(number.strip(), nearest, edition or "")
+
+    def _lookup(self, rule: Rule, canonical: str, misprinted: tuple[Rule, ...]) -> Lookup:
+        edition = rule.edition
         notes: list[str] = []
-        if rule is None and misprinted:
-            rule, misprinted = misprinted[0], misprinted[1:]
-        if rule is None:
-            raise UnknownRuleError(number.strip(), self.nearest(wanted, edition), edition)
         if rule.is_misnumbered:
             notes.append(
                 f"La source imprime cette règle sous le numéro {rule.printed_number} ; "

@@ -4,6 +4,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules_kb.corpus import bundled_corpus, fingerprint, load_manifest, locate_corpus, read_document
 from rules_kb.errors import CorpusError
@@ -159,3 +161,52 @@ def test_damaged_cache_is_rebuilt(kb):
     again = KnowledgeBase.open()
     assert again.lookup("420.5c").rule.number == "420.5c"
     assert records.read_bytes() != b"not a pickle"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_any_manifest_gives_documents_or_a_french_error(tmp_path_factory, content):
+    folder = tmp_path_factory.mktemp("manifest")
+    (folder / "manifest.toml").write_text(content, encoding="utf-8")
+    (folder / "doc.txt").write_text("100. Généralités\n", encoding="utf-8")
+    try:
+        documents = load_manifest(folder)
+    except CorpusError as error:
+        assert str(folder) in str(error) or "document" in str(error)
+    else:
+        assert all(Path(d.path).is_file() for d in documents)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(["id", "file", "kind", "language", "edition", "date", "title", "origin", "x"]),
+                       st.one_of(st.text(max_size=12), st.integers(), st.booleans()), max_size=9))
+def test_any_manifest_entry_gives_a_document_or_a_french_error(tmp_path_factory, entry):
+    import json
+
+    folder = tmp_path_factory.mktemp("entry")
+    lines = ["[[document]]"] + [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in entry.items()]
+    (folder / "manifest.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        load_manifest(folder)
+    except CorpusError as error:
+        assert "manifest.toml" in str(error) or "introuvable" in str(error)
+
+
+def test_custom_corpus_with_two_editions(tmp_path):
+    entries = _entry(id="ancienne", file="a.txt").replace('edition = "2004"', 'edition = "1999"') + _entry(
+        id="recente", file="b.txt"
+    )
+    folder = _write_corpus(
+        tmp_path / "corpus",
+        entries,
+        {
+            "a.txt": "100. Généralités\n100.1. Ancien texte.\n100.2. Règle disparue.\n",
+            "b.txt": "100. Généralités\n100.1. Nouveau texte.\n",
+        },
+    )
+    kb = KnowledgeBase.open(folder)
+    assert kb.editions == ("2004", "1999")
+    assert kb.lookup("100.1").rule.text == "Nouveau texte."
+    assert kb.lookup("100.1", edition="1999").rule.text == "Ancien texte."
+    assert kb.lookup("100.2").rule.edition == "1999"  # found in the other edition
+    assert [hit.edition for hit in kb.search("texte", edition="1999").hits] == ["1999"]
