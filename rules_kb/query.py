@@ -180,9 +180,10 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     The question's significant words (see :func:`rules_kb.analysis.analyze`)
     are each searched in every field, rule numbers in the number field;
     power/toughness pairs ("2/2") are left to the checker of a later
-    version, as they match too many unrelated examples. A rule scores by how many and how
-    rare the words it shares are (BM25F), and ``why`` names them. Raises
-    :class:`QueryError` if the question has no significant word.
+    version, as they match too many unrelated examples. A rule scores by
+    how many and how rare the words it shares are (BM25F), and ``why``
+    names them in the question's order. Raises :class:`QueryError` if the
+    question has no significant word.
     """
     from whoosh.query import Or, Term
 
@@ -198,7 +199,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     for term, original in pairs:
         words.setdefault(term, original)
     subqueries = []
-    used = {}
+    used: dict[str, str] = {}
     for term, original in words.items():
         if _RULE_NUMBER_RE.fullmatch(term):
             subqueries.append(Term("number", term))
@@ -209,7 +210,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         used[term] = original
     if not subqueries:
         raise QueryError(
-            f"La question « {question} » ne contient que des force/endurance. Ajoutez des mots : "
+            f"La question « {question} » ne contient que des valeurs de force/endurance. Ajoutez des mots : "
             "« créature 2/2 avec 2 blessures », « joueur à 0 point de vie »…"
         )
     parsed = Or(subqueries)
@@ -219,12 +220,11 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         terms = _searched_terms(parsed)
         answers = []
         for hit in results:
-            matched = []
-            for _field, term in hit.matched_terms():
-                text = term.decode("utf-8") if isinstance(term, bytes) else str(term)
-                original = words.get(text, text)
-                if original not in matched:
-                    matched.append(original)
+            found = {
+                term.decode("utf-8") if isinstance(term, bytes) else str(term)
+                for _field, term in hit.matched_terms()
+            }
+            matched = [original for term, original in used.items() if term in found]
             snippet, matches = _snippet(hit, terms)
             answers.append(
                 RuleAnswer(

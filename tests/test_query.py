@@ -152,13 +152,14 @@ def test_ask_explains_why(kb):
     assert answer.terms == ("créature", "pris", "2", "blessures", "meurt")
     assert answer.rules
     assert all(rule.why.startswith("mots de la question trouvés") for rule in answer.rules)
+    assert kb.ask("poison joueur marqueurs").rules[0].why.endswith("« poison », « joueur », « marqueurs »")
     assert "420.5c" in [rule.number for rule in kb.ask("créature avec des blessures fatales").rules[:3]]
 
 
 def test_ask_without_words_is_refused(kb):
     with pytest.raises(QueryError):
         kb.ask("et la ?")
-    with pytest.raises(QueryError, match="que des force/endurance"):
+    with pytest.raises(QueryError, match="que des valeurs de force/endurance"):
         kb.ask("2/2 ?")
 
 
