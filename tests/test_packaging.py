@@ -1,0 +1,26 @@
+"""The corpus ships inside the installed package (a non-editable install works)."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from rules_kb.corpus import load_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_contains_the_corpus(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    [wheel] = tmp_path.glob("rules_kb-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {"rules_kb/corpus/manifest.toml"} | {
+        f"rules_kb/corpus/{document.file}" for document in load_manifest(ROOT / "corpus")
+    }
+    assert expected <= names
+    assert {"rules_kb/kb.py", "indexer/rules_inline.py", "cli/app.py"} <= names
+    assert not any(name.startswith(("tests/", "bench/")) for name in names)
