@@ -12,6 +12,8 @@ console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 _MATCH_STYLE = "bold yellow"
+#: How a record of each level (rules_kb.numbers.Level value) and its children are named.
+_LEVEL_NAMES = {0: ("Chapitre", "Sections"), 1: ("Section", "Règles"), 2: ("Règle", "Sous-règles"), 3: ("Sous-règle", "")}
 _NUMBER_STYLE = "bold cyan"
 
 
@@ -95,7 +97,8 @@ def lookup(result, kb, only: bool = False) -> None:
     documents = {d.id: d for d in kb.corpus.documents}
     document = documents.get(rule.source.document)
     title = document.title if document else rule.source.document
-    console.print(Text.assemble(("Règle ", "bold"), (rule.number, _NUMBER_STYLE), f"  — édition {rule.edition}, {title}"))
+    name, children_name = _LEVEL_NAMES[int(rule.level)]
+    console.print(Text.assemble((f"{name} ", "bold"), (rule.number, _NUMBER_STYLE), (f"  — édition {rule.edition}", "dim")))
     if result.ancestors:
         context = Text("Contexte : ", style="dim")
         for position, ancestor in enumerate(result.ancestors):
@@ -116,9 +119,9 @@ def lookup(result, kb, only: bool = False) -> None:
         if rule.source.line_start == rule.source.line_end
         else f"lignes {rule.source.line_start}–{rule.source.line_end}"
     )
-    console.print(Text(f"\nSource : {file}, {lines}", style="dim"))
+    console.print(Text(f"\nSource : {title}, {file}, {lines}", style="dim"))
     if result.children and not only:
-        console.print(Text(f"\nSous-règles ({len(result.children)}) :", style="bold"))
+        console.print(Text(f"\n{children_name} ({len(result.children)}) :", style="bold"))
         for child in result.children:
             console.print(Padding(_rule_block(child), (0, 0, 0, 2)))
 
