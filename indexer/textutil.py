@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 
-_SPACES_RE = re.compile(r"\s+")
+from rules_kb.text import fold, rejoin
 
-
-def fold(text: str) -> str:
-    """Lowercase and strip accents: ``"Table des Matières"`` → ``"table des matieres"``."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
-def rejoin(text: str) -> str:
-    """Re-join hard-wrapped lines: every run of white space becomes one space."""
-    return _SPACES_RE.sub(" ", text).strip()
+__all__ = ["LineIndex", "fold", "rejoin"]
 
 
 class LineIndex:

@@ -149,9 +149,29 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
     return tuple(documents)
 
 
+HTML_SUFFIXES = (".html", ".htm")
+
+
 def read_document(document: Document) -> str:
-    """The text of a document (UTF-8); raises :class:`CorpusError` if unreadable."""
+    """The text of a document; raises :class:`CorpusError` if unreadable.
+
+    A ``.txt`` (or any other) file is read as UTF-8; an ``.html``/``.htm``
+    file is converted to text keeping its block structure
+    (:func:`indexer.html.html_to_text`), so the same parsers read both.
+    """
     path = Path(document.path)
+    if path.suffix.lower() in HTML_SUFFIXES:
+        from indexer.html import html_to_text
+
+        try:
+            return html_to_text(path.read_bytes())
+        except (OSError, ValueError, LookupError) as error:
+            reason = describe_os_error(error) if isinstance(error, OSError) else str(error)
+            raise CorpusError(
+                f"Impossible de lire le document HTML « {document.id} » ({path}) : {reason}. "
+                "Vérifiez le fichier ou donnez-le en texte UTF-8.",
+                str(path),
+            ) from None
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:

@@ -27,7 +27,7 @@ RECORDS_FILE = "records.pickle"
 INDEX_DIR = "index"
 
 _PACKAGE = Path(__file__).resolve().parent
-_CODE_FILES = ("model.py", "numbers.py", "analysis.py", "corpus.py")
+_CODE_FILES = ("model.py", "numbers.py", "analysis.py", "corpus.py", "text.py", "references.py")
 
 
 def cache_root() -> Path:
@@ -219,11 +219,14 @@ class KnowledgeBase:
 
         return tuple(str(n) for n in sorted(window, key=closeness)[:count])
 
-    def search(self, query: str, limit: int = 10, edition: str | None = None):
-        """Full-text search; see :func:`rules_kb.query.search`."""
-        from rules_kb.query import search
+    def search(self, query: str, limit: int = 10, edition: str | None = None, kinds: tuple[str, ...] = ()):
+        """Full-text search over every kind of record, or ``kinds`` (French or
+        English names, see :data:`rules_kb.query.KINDS`); see
+        :func:`rules_kb.query.search`."""
+        from rules_kb.query import resolve_kind, search
 
-        return search(self, query, limit=limit, edition=self.check_edition(edition))
+        resolved = tuple(dict.fromkeys(resolve_kind(kind) for kind in kinds))
+        return search(self, query, limit=limit, edition=self.check_edition(edition), kinds=resolved)
 
     def ask(self, question: str, limit: int = 5, edition: str | None = None):
         """Rules for a question in a player's words; see :func:`rules_kb.query.ask`."""

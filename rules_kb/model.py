@@ -1,4 +1,5 @@
-"""The records rules-kb is made of: documents, rules, diagnostics.
+"""The records rules-kb is made of: documents, rules, glossary entries,
+FAQ cards, rulings and sections, course sections, diagnostics.
 
 Every record is immutable and knows where it came from (document id and line
 span), so that ``show``, diagnostics and exports can cite the source.
@@ -81,6 +82,9 @@ class Rule:
     children: tuple[str, ...]
     source: SourceSpan
     printed_number: str
+    quoted_from: str = ""
+    """Id of the document that quotes this rule (a FAQ quoting a new or
+    revised rule), ``""`` for a rule read from the rules themselves."""
 
     @property
     def level(self) -> Level:
@@ -96,6 +100,151 @@ class Rule:
     def key(self) -> str:
         """Unique key across editions: ``"2004:420.5c"``."""
         return f"{self.edition}:{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    """An entry of the glossary (*Glossaire*) of the comprehensive rules.
+
+    ``term`` is the headword without its marker (``"Contrer, contrecarrer"``),
+    ``forms`` the words it defines (``("Contrer", "contrecarrer")``; one form
+    for a plain headword). ``definition`` holds the paragraphs of the
+    definition, without its examples; ``examples`` the "Exemple :"
+    paragraphs without the label. ``cites`` are the rule numbers the entry
+    mentions, in order; ``see`` the headwords it points to ("Voir X",
+    "Voir aussi "X""). ``obsolete`` and ``informal`` come from the
+    "(obsolète)" and "(informel)" markers.
+    """
+
+    term: str
+    forms: tuple[str, ...]
+    definition: tuple[str, ...]
+    examples: tuple[str, ...]
+    cites: tuple[str, ...]
+    see: tuple[str, ...]
+    obsolete: bool
+    informal: bool
+    edition: str
+    source: SourceSpan
+
+    @property
+    def text(self) -> str:
+        """The definition paragraphs joined by blank lines."""
+        return "\n\n".join(self.definition)
+
+    @property
+    def is_pointer(self) -> bool:
+        """True for an entry that only points elsewhere ("APNAP — Voir …")."""
+        return bool(self.see) and all(paragraph.startswith("Voir") for paragraph in self.definition)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A ruling of a FAQ: one ``*`` item.
+
+    ``card`` is the card it is about (``""`` for a ruling of a general
+    section), ``section`` the title of the general section it belongs to
+    (``""`` for a card's ruling), ``faq`` the FAQ's document id, ``cites``
+    the rule numbers it mentions.
+    """
+
+    text: str
+    card: str
+    section: str
+    faq: str
+    cites: tuple[str, ...]
+    source: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card entry of a FAQ, as printed there.
+
+    ``mana_cost`` is in braces (``"{2}{W}"``, ``""`` for a land, ``"{}"``
+    for a card without mana cost); ``type_line`` as printed
+    (``"Créature : ours"``); ``power`` and ``toughness`` are strings
+    (``"2"``, ``"*"``), ``""`` for a non-creature. ``timeshifted`` marks the
+    cards of the FAQ's "décalées dans le temps" part.
+    """
+
+    name: str
+    mana_cost: str
+    type_line: str
+    rules_text: str
+    power: str
+    toughness: str
+    rulings: tuple[Ruling, ...]
+    faq: str
+    timeshifted: bool
+    source: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class FaqSection:
+    """A section of a FAQ's general notes (``***Title***``): its text, without
+    the rules it quotes (those are :class:`Rule` records) and its rulings."""
+
+    title: str
+    text: str
+    rulings: tuple[Ruling, ...]
+    faq: str
+    source: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class FaqDate:
+    """A date a FAQ announces: ``label`` (what happens), ``text`` as printed,
+    ``iso`` (``YYYY-MM-DD``, the first day of a range; ``""`` if unreadable)."""
+
+    label: str
+    text: str
+    iso: str
+
+
+@dataclass(frozen=True, slots=True)
+class FaqInfo:
+    """The metadata of a FAQ: its own title, authors, date of last change
+    (ISO), announced dates, and its introduction text."""
+
+    faq: str
+    title: str
+    authors: tuple[str, ...]
+    last_changed: str
+    dates: tuple[FaqDate, ...]
+    introduction: str
+    source: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """A paragraph of a course: ``text``, or a bulleted list in ``items``
+    (``text`` is then ``""``)."""
+
+    text: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CourseSection:
+    """A section of a course: ``title`` as printed (without its final colon),
+    ``level`` (1 for the document's title and capitalised headings, 2 for
+    the others), its paragraphs, and ``points_to``: the rules sections it
+    refers readers to (``("110",)``), its own or its enclosing section's."""
+
+    title: str
+    level: int
+    paragraphs: tuple[Paragraph, ...]
+    points_to: tuple[str, ...]
+    course: str
+    source: SourceSpan
+
+    @property
+    def text(self) -> str:
+        """The paragraphs as plain text, list items on lines starting with "• "."""
+        return "\n\n".join(
+            paragraph.text or "\n".join(f"• {item}" for item in paragraph.items)
+            for paragraph in self.paragraphs
+        )
 
 
 class Severity(enum.Enum):
@@ -137,3 +286,10 @@ class Corpus:
     fingerprint: str = ""
     folder: str = ""
     parsed_documents: frozenset[str] = field(default_factory=frozenset)
+    glossary: tuple[GlossaryEntry, ...] = ()
+    cards: tuple[Card, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+    """Every ruling, of cards and of general sections, in document order."""
+    faq_sections: tuple[FaqSection, ...] = ()
+    faqs: tuple[FaqInfo, ...] = ()
+    course: tuple[CourseSection, ...] = ()

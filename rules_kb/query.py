@@ -15,19 +15,43 @@ from dataclasses import dataclass
 from rules_kb.errors import QueryError
 from rules_kb.kb import INDEX_DIR, KnowledgeBase
 
-#: Searched fields; their boosts are set in the index schema (number ≫ title > text > examples).
-FIELDS = ("number", "title", "text", "examples")
+#: Searched fields; their boosts are set in the index schema (number ≫ title > text, cites > examples).
+FIELDS = ("number", "cites", "title", "text", "examples")
 _SNIPPET_FIELDS = ("text", "examples", "title")
 _SNIPPET_CHARS = 320
 _RULE_NUMBER_RE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+
+#: Record kinds in the index, with the French name users see and type
+#: (``--kind``): rules, glossary entries, FAQ cards, FAQ rulings, FAQ
+#: general sections, course sections.
+KINDS = {
+    "rule": "règle",
+    "glossary": "glossaire",
+    "card": "carte",
+    "ruling": "décision",
+    "faq-section": "section de FAQ",
+    "course": "cours",
+}
+#: What ``--kind`` accepts for each kind, besides its English id.
+KIND_ALIASES = {
+    "regle": "rule", "règle": "rule", "regles": "rule", "règles": "rule",
+    "glossaire": "glossary", "terme": "glossary",
+    "carte": "card", "cartes": "card",
+    "decision": "ruling", "décision": "ruling", "decisions": "ruling", "décisions": "ruling",
+    "faq": "faq-section", "section": "faq-section",
+    "cours": "course",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One search result.
 
-    ``kind`` is the record kind (``"rule"``), ``id`` its identifier (the rule
-    number), ``score`` the BM25F score (higher is better), ``snippet`` an
+    ``kind`` is the record kind (a key of :data:`KINDS`), ``id`` its
+    identifier (rule number, glossary term, card name, section title,
+    ``"<card>#<n>"`` for a ruling), ``edition`` the edition of a rule or
+    glossary entry (``""`` for FAQ and course records), ``document`` and
+    ``line`` where it was read, ``score`` the BM25F score (higher is better), ``snippet`` an
     excerpt of its text and ``matches`` the ``[start, end)`` character ranges
     of the matched words in ``snippet``.
     """
@@ -39,6 +63,8 @@ class Hit:
     title: str
     snippet: str
     matches: tuple[tuple[int, int], ...]
+    document: str = ""
+    line: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,18 +153,43 @@ def _searched_terms(query) -> frozenset[str]:
     )
 
 
-def _edition_filter(edition: str | None):
-    from whoosh.query import Term
+def resolve_kind(kind: str) -> str:
+    """The kind id (a key of :data:`KINDS`) for what a user typed
+    (``"carte"``, ``"card"``, ``"Décisions"``); raises :class:`QueryError`."""
+    from rules_kb.text import fold
 
-    return Term("edition", edition) if edition else None
+    wanted = kind.strip().lower()
+    if wanted in KINDS:
+        return wanted
+    resolved = KIND_ALIASES.get(wanted) or KIND_ALIASES.get(fold(wanted))
+    if resolved:
+        return resolved
+    accepted = ", ".join(KINDS.values())
+    raise QueryError(f"Type d'enregistrement inconnu : « {kind} ». Types acceptés : {accepted}.")
 
 
-def search(kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None = None) -> SearchResult:
-    """Search the rules; every significant word of ``query`` is required.
+def _filter(edition: str | None, kinds: tuple[str, ...] = ()):
+    from whoosh.query import And, Or, Term
+
+    parts = []
+    if edition:
+        parts.append(Term("edition", edition))
+    if kinds:
+        parts.append(Or([Term("kind", kind) for kind in kinds]))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else And(parts)
+
+
+def search(
+    kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None = None, kinds: tuple[str, ...] = ()
+) -> SearchResult:
+    """Search every kind of record; every significant word of ``query`` is required.
 
     Words are matched through the French analyzer (accents, elision,
     stemming), rule numbers as written (``420.5c``). ``limit`` ≥ 1 is the
-    number of hits; ``edition`` restricts to one edition. Raises
+    number of hits; ``edition`` restricts to one edition (rules and
+    glossary), ``kinds`` to some kinds (keys of :data:`KINDS`). Raises
     :class:`QueryError` if ``query`` has no significant word.
     """
     from whoosh.qparser import MultifieldParser, WildcardPlugin
@@ -155,7 +206,7 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None =
             "(les mots comme « le », « de », « est » sont ignorés). Ajoutez des mots de la règle."
         )
     with ix.searcher() as searcher:
-        results = searcher.search(parsed, limit=limit, filter=_edition_filter(edition))
+        results = searcher.search(parsed, limit=limit, filter=_filter(edition, kinds))
         terms = _searched_terms(parsed)
         hits = []
         for hit in results:
@@ -169,6 +220,8 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None =
                     title=hit.get("title", ""),
                     snippet=snippet,
                     matches=matches,
+                    document=hit.get("document", ""),
+                    line=hit.get("line", 0),
                 )
             )
     return SearchResult(query=query, hits=tuple(hits), parsed=str(parsed))
@@ -216,7 +269,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     parsed = Or(subqueries)
     ix = _open_index(kb)
     with ix.searcher() as searcher:
-        results = searcher.search(parsed, limit=limit, filter=_edition_filter(edition), terms=True)
+        results = searcher.search(parsed, limit=limit, filter=_filter(edition, ("rule",)), terms=True)
         terms = _searched_terms(parsed)
         answers = []
         for hit in results:

@@ -102,7 +102,7 @@ def test_search_is_accent_insensitive(kb):
 
 
 def test_search_highlights_matched_words(kb):
-    hit = kb.search("blessures fatales").hits[0]
+    hit = kb.search("blessures fatales", kinds=("rule",)).hits[0]
     assert hit.id == "420.5c"
     marked = {hit.snippet[start:end] for start, end in hit.matches}
     assert {"blessures", "fatales"} <= marked
@@ -110,11 +110,11 @@ def test_search_highlights_matched_words(kb):
 
 def test_search_by_rule_number(kb):
     assert kb.search("420.5c").hits[0].id == "420.5c"
-    assert kb.search("420.5").hits[0].id == "420.5"
+    assert kb.search("420.5", kinds=("règle",)).hits[0].id == "420.5"
 
 
 def test_search_phrase_and_elision(kb):
-    assert kb.search('"blessures fatales"').hits[0].id == "420.5c"
+    assert kb.search('"blessures fatales"', kinds=("rule",)).hits[0].id == "420.5c"
     assert "420.5b" in [hit.id for hit in kb.search("l'endurance de 0").hits[:3]]
 
 
