@@ -22,7 +22,7 @@ app = typer.Typer(
     name="rules-kb",
     help=(
         "Consultation des règles complètes de Magic : l'Assemblée, en français, "
-        "pour les arbitres : règles par numéro, recherche, questions."
+        "pour les arbitres : règles par numéro, glossaire, recherche, questions."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -118,19 +118,40 @@ def show(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(metavar="REQUÊTE", help="Mots à chercher, par exemple « blessures fatales ».")],
+    kind: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--kind",
+            "-k",
+            metavar="TYPE",
+            help="Ne chercher que ce type : règle, glossaire, carte, décision, faq, cours (option répétable).",
+        ),
+    ] = None,
     limit: _limit_option("résultats") = 10,
     edition: EditionOption = None,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
 ) -> None:
-    """Recherche plein texte dans les règles (accents, pluriels et élisions ignorés)."""
+    """Recherche plein texte dans tout le corpus : règles, glossaire, cartes et décisions de la FAQ, cours."""
     _respond(
         corpus,
         as_json,
-        lambda kb: kb.search(query, limit=limit, edition=edition),
+        lambda kb: kb.search(query, limit=limit, edition=edition, kinds=tuple(kind or ())),
         serialize.search_dict,
-        lambda result, kb: render.search(result),
+        render.search,
     )
+
+
+@app.command()
+def define(
+    term: Annotated[
+        str, typer.Argument(metavar="TERME", help="Terme du glossaire, même approximatif : « pietinement », « contrecarer ».")
+    ],
+    as_json: JsonOption = False,
+    corpus: CorpusOption = None,
+) -> None:
+    """Définition d'un terme du glossaire (accents, pluriels et fautes de frappe tolérés)."""
+    _respond(corpus, as_json, lambda kb: kb.define(term), serialize.definition_dict, render.definition)
 
 
 @app.command()

@@ -124,16 +124,81 @@ def lookup(result, kb, only: bool = False) -> None:
         console.print(Text(f"\n{children_name} ({len(result.children)}) :", style="bold"))
         for child in result.children:
             console.print(Padding(_rule_block(child), (0, 0, 0, 2)))
+    for version, subrules in zip(result.versions, result.version_subrules):
+        origin = documents.get(version.source.document)
+        label = (
+            f"révision citée par « {origin.title} » ({origin.date})"
+            if version.quoted_from and origin
+            else f"texte de l'édition {version.edition}" + (f" (« {origin.title} »)" if origin else "")
+        )
+        console.print(Text.assemble(("\nAutre version, édition ", "bold"), (version.edition, "bold"), f" — {label} :"))
+        console.print(Padding(_rule_block(version), (0, 0, 0, 2)))
+        for child in () if only else subrules:
+            console.print(Padding(_rule_block(child), (0, 0, 0, 4)))
 
 
-def search(result) -> None:
-    """``search``: ranked hits with highlighted snippets."""
+def search(result, kb) -> None:
+    """``search``: ranked hits with their kind, origin and highlighted snippet;
+    a card is followed by its rulings."""
+    from rules_kb.query import KINDS
+
     if not result.hits:
         console.print(f"Aucun résultat pour « {result.query} ». Essayez moins de mots ou des synonymes.")
         return
     console.print(Text(f"{len(result.hits)} résultat(s) pour « {result.query} » :", style="bold"))
+    files = {d.id: d.file for d in kb.corpus.documents}
+    cards = {card.name: card for card in kb.corpus.cards}
     for rank, hit in enumerate(result.hits, start=1):
-        _ranked(rank, hit.id, hit.title, f"édition {hit.edition}, score {hit.score:.2f}", hit)
+        where = f"{files.get(hit.document, hit.document)}, ligne {hit.line}"
+        edition = f", édition {hit.edition}" if hit.edition else ""
+        label, title = hit.id, (hit.title if hit.title != hit.id else "")
+        if hit.kind == "ruling":
+            about, _, number = hit.id.rpartition("#")
+            label, title = f"Décision {number}", f"« {about} »"
+        _ranked(rank, label, title, f"{KINDS.get(hit.kind, hit.kind)}{edition} — {where}, score {hit.score:.2f}", hit)
+        card = cards.get(hit.id) if hit.kind == "card" else None
+        for ruling in card.rulings if card else ():
+            console.print(Padding(Text.assemble(("• ", "bold"), ruling.text), (0, 0, 0, 5)))
+
+
+def definition(result, kb) -> None:
+    """``define``: the entry, its examples, cited rules, pointers followed, other fits."""
+    files = {d.id: d.file for d in kb.corpus.documents}
+    _entry(result.entry)
+    if result.match != "exact":
+        console.print(Text(f"(terme le plus proche de « {result.query} », similarité {result.score:.0f} %)", style="dim"))
+    if result.cited_rules:
+        console.print(Text("\nRègles citées :", style="bold"))
+        for rule in result.cited_rules:
+            label = rule.title or rule.text
+            if len(label) > 90:
+                label = label[:89] + "…"
+            console.print(Text.assemble("  ", (rule.number, _NUMBER_STYLE), f" {label}"))
+    for followed in result.followed:
+        console.print(Text("\n→ Voir :", style="bold"))
+        _entry(followed, indent=2)
+    source = result.entry.source
+    console.print(
+        Text(f"\nSource : glossaire, édition {result.entry.edition}, {files.get(source.document, source.document)}, "
+             f"lignes {source.line_start}–{source.line_end}", style="dim")
+    )
+    if result.alternatives:
+        console.print(Text("\nAutres entrées possibles : " + ", ".join(e.term for e in result.alternatives), style="dim"))
+
+
+def _entry(entry, indent: int = 0) -> None:
+    header = Text(entry.term, style="bold cyan")
+    if len(entry.forms) > 1:
+        header.append("  (formes : " + ", ".join(entry.forms) + ")", style="dim")
+    if entry.obsolete:
+        header.append("  [obsolète]", style="yellow")
+    if entry.informal:
+        header.append("  [informel]", style="yellow")
+    console.print(Padding(header, (0, 0, 0, indent)))
+    for paragraph in entry.definition:
+        console.print(Padding(Text(paragraph), (0, 0, 0, indent + 2)))
+    for example in entry.examples:
+        console.print(Padding(Text.assemble(("Exemple : ", "italic magenta"), (example, "italic")), (0, 0, 0, indent + 2)))
 
 
 def answer(result) -> None:
@@ -152,20 +217,36 @@ def answer(result) -> None:
 def index_summary(data: dict) -> None:
     """``index``: where the index was built and what it holds."""
     console.print(
-        f"Index reconstruit : {data['rules']} règles, {data['diagnostics']} diagnostic(s).\n"
+        f"Index reconstruit : {_counts_text(data)}, {data['diagnostics']} diagnostic(s).\n"
         f"Corpus : {data['folder']}\nCache : {data['cache']}"
     )
+
+
+#: French names of the counted record kinds (singular, plural).
+_COUNT_NAMES = {
+    "rules": ("règle", "règles"),
+    "glossary": ("entrée du glossaire", "entrées du glossaire"),
+    "cards": ("carte", "cartes"),
+    "rulings": ("décision", "décisions"),
+    "faq_sections": ("section de FAQ", "sections de FAQ"),
+    "course": ("section de cours", "sections de cours"),
+}
+
+
+def _counts_text(counts: dict) -> str:
+    parts = [
+        f"{counts[name]} {singular if counts[name] == 1 else plural}"
+        for name, (singular, plural) in _COUNT_NAMES.items()
+        if counts.get(name)
+    ]
+    return ", ".join(parts) or "aucun enregistrement"
 
 
 def corpus_list(data: dict) -> None:
     """``corpus list``: two lines per document."""
     console.print(Text(f"Corpus : {data['folder']}", style="bold"))
     for document in data["documents"]:
-        count = (
-            f"{document['counts']['rules']} règles"
-            if document["parsed"]
-            else "analyse à venir"
-        )
+        count = _counts_text(document["counts"]) if document["parsed"] else "aucun analyseur pour ce type"
         line = Text("\n")
         line.append(document["id"], style=_NUMBER_STYLE)
         line.append(f"  {document['kind']}, édition {document['edition']}, {document['date']} — {count}")
@@ -207,4 +288,15 @@ def dump(data: dict) -> None:
             line.append(f" (imprimé {rule['printed_number']})", style="yellow")
         line.append(" " + label)
         console.print(line, overflow="ellipsis", no_wrap=True)
+    _dump_lines("Glossaire", [entry["term"] for entry in data["glossary"]])
+    _dump_lines("Cartes", [f"{card['name']} {card['mana_cost']} — {card['type_line']}" for card in data["cards"]])
+    _dump_lines("Décisions", [f"[{r['card'] or r['section']}] {r['text']}" for r in data["rulings"]])
+    _dump_lines("Sections de FAQ", [section["title"] or "(sans titre)" for section in data["faq_sections"]])
+    _dump_lines("Cours", [("  " * (section["level"] - 1)) + section["title"] for section in data["course"]])
     diagnostics(data)
+
+
+def _dump_lines(title: str, lines: list[str]) -> None:
+    console.print(Text(f"\n{title} ({len(lines)}) :", style="bold"))
+    for line in lines:
+        console.print(Text("  " + line), overflow="ellipsis", no_wrap=True)

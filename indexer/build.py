@@ -151,7 +151,9 @@ def index_records(corpus: Corpus):
     ruling), ``key`` (unique), ``edition``, ``document``, ``line``,
     ``number`` (a rule's own number), ``cites`` (rule numbers a glossary
     entry, ruling or course section refers to), ``title``, ``text``,
-    ``examples``, ``depth``.
+    ``examples``, ``depth``; a ruling also has ``about`` (its card or
+    section, stored but not searched, so that a ruling is not found by its
+    section's title).
     """
     for rule in corpus.rules:
         numbers = rule.number if not rule.is_misnumbered else f"{rule.number} {rule.printed_number}"
@@ -182,7 +184,8 @@ def index_records(corpus: Corpus):
         yield dict(
             kind="ruling", id=f"{about}#{counts[about]}", key=f"ruling:{ruling.faq}:{about}#{counts[about]}",
             edition="", document=ruling.source.document, line=ruling.source.line_start,
-            number="", cites=" ".join(ruling.cites), title=about, text=ruling.text, examples="", depth=0,
+            number="", cites=" ".join(ruling.cites), title="", about=about, text=ruling.text, examples="",
+            depth=0,
         )  # fmt: skip
     for position, section in enumerate(corpus.faq_sections, start=1):
         yield dict(
@@ -218,6 +221,7 @@ def _write_index(corpus: Corpus, index_dir: Path, progress: Progress) -> None:
         text=TEXT(analyzer=analyzer, stored=True),
         examples=TEXT(analyzer=analyzer, stored=True, field_boost=0.6),
         depth=NUMERIC(stored=True),
+        about=STORED,
         order=STORED,
     )
     index_dir.mkdir(parents=True)

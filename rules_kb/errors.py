@@ -69,6 +69,23 @@ class UnknownEditionError(RulesKbError):
         )
 
 
+class UnknownTermError(RulesKbError):
+    """No glossary entry fits a term; ``close`` are the nearest headwords."""
+
+    def __init__(self, term: str, close: tuple[str, ...]) -> None:
+        self.term = term
+        self.close = close
+        hint = (
+            "Termes proches : " + ", ".join(f"« {name} »" for name in close) + "."
+            if close
+            else "Aucun terme proche."
+        )
+        super().__init__(
+            f"Aucune entrée du glossaire ne correspond à « {term} ». {hint} "
+            f"Essayez aussi « rules-kb search \"{term}\" »."
+        )
+
+
 class QueryError(RulesKbError):
     """A search or question cannot be run (empty, or only stop words)."""
 

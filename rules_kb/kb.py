@@ -52,10 +52,15 @@ def _code_files() -> tuple[Path, ...]:
 class Lookup:
     """The answer to ``show``: the rule, its context and what to say about its number.
 
-    ``ancestors`` go from the chapter down to the parent; ``children`` are the
-    rule's direct subrules; ``also_printed_on`` lists the rules of the same
-    edition that the source printed with this number by mistake; ``notes``
-    are French sentences about misprinted numbers.
+    ``ancestors`` go from the chapter down to the parent (for a rule quoted
+    by a FAQ, taken from the complete edition where the FAQ does not quote
+    them); ``children`` are the rule's direct subrules; ``also_printed_on``
+    lists the rules of the same edition that the source printed with this
+    number by mistake; ``notes`` are French sentences about misprinted
+    numbers; ``versions`` are the other texts of the same rule: the
+    revision a FAQ quotes of a rule of a complete edition, or the other way
+    round, in edition order; ``version_subrules`` holds the direct subrules
+    of each version, in the same order.
     """
 
     rule: Rule
@@ -63,6 +68,8 @@ class Lookup:
     children: tuple[Rule, ...]
     also_printed_on: tuple[Rule, ...]
     notes: tuple[str, ...]
+    versions: tuple[Rule, ...] = ()
+    version_subrules: tuple[tuple[Rule, ...], ...] = ()
 
 
 class KnowledgeBase:
@@ -78,6 +85,7 @@ class KnowledgeBase:
         self._by_number: dict[tuple[str, str], Rule] = {}
         self._by_printed: dict[tuple[str, str], list[Rule]] = {}
         self._order: dict[str, list[RuleNumber]] = {}
+        self._glossary = None
         for rule in corpus.rules:
             self._by_number[(rule.edition, rule.number)] = rule
             if rule.is_misnumbered:
@@ -185,6 +193,13 @@ class KnowledgeBase:
                 f"La source imprime cette règle sous le numéro {rule.printed_number} ; "
                 f"sa place dans la numérotation en fait la règle {rule.number}."
             )
+        if rule.quoted_from:
+            faq = next((d for d in self.corpus.documents if d.id == rule.quoted_from), None)
+            name = f"« {faq.title} » ({faq.date})" if faq else rule.quoted_from
+            notes.append(
+                f"Règle citée par {name} : texte nouveau ou révisé après l'édition complète "
+                f"{self.default_edition}, tel que la FAQ le cite."
+            )
         for other in misprinted:
             notes.append(
                 f"Le numéro {canonical} est aussi imprimé par erreur sur la règle {other.number} "
@@ -193,11 +208,27 @@ class KnowledgeBase:
         ancestors = []
         parent = rule.parent
         while parent:
-            ancestor = self._by_number[(edition, parent)]
+            ancestor = self._by_number.get((edition, parent))
+            if ancestor is None and rule.quoted_from:
+                ancestor = self._by_number.get((self.default_edition, parent))
+            if ancestor is None:
+                break
             ancestors.append(ancestor)
             parent = ancestor.parent
         children = tuple(self._by_number[(edition, child)] for child in rule.children)
-        return Lookup(rule, tuple(reversed(ancestors)), children, misprinted, tuple(notes))
+        versions = tuple(
+            other
+            for other_edition in self.editions
+            if other_edition != edition
+            and (other := self._by_number.get((other_edition, rule.number))) is not None
+            and (other.quoted_from or rule.quoted_from)
+        )
+        version_subrules = tuple(
+            tuple(self._by_number[(version.edition, child)] for child in version.children) for version in versions
+        )
+        return Lookup(
+            rule, tuple(reversed(ancestors)), children, misprinted, tuple(notes), versions, version_subrules
+        )
 
     def nearest(self, number: RuleNumber, edition: str, count: int = 4) -> tuple[str, ...]:
         """The ``count`` existing numbers of ``edition`` nearest to ``number`` in document order.
@@ -218,6 +249,21 @@ class KnowledgeBase:
             return (-shared, distance)
 
         return tuple(str(n) for n in sorted(window, key=closeness)[:count])
+
+    @property
+    def glossary(self):
+        """The :class:`rules_kb.glossary.Glossary` of the corpus (built on first use)."""
+        if self._glossary is None:
+            from rules_kb.glossary import Glossary
+
+            self._glossary = Glossary(self.corpus.glossary)
+        return self._glossary
+
+    def define(self, term: str):
+        """The glossary entry for ``term``; see :func:`rules_kb.glossary.define`."""
+        from rules_kb.glossary import define
+
+        return define(self.glossary, term, self.rule)
 
     def search(self, query: str, limit: int = 10, edition: str | None = None, kinds: tuple[str, ...] = ()):
         """Full-text search over every kind of record, or ``kinds`` (French or

@@ -49,7 +49,8 @@ class Hit:
 
     ``kind`` is the record kind (a key of :data:`KINDS`), ``id`` its
     identifier (rule number, glossary term, card name, section title,
-    ``"<card>#<n>"`` for a ruling), ``edition`` the edition of a rule or
+    ``"<card>#<n>"`` for a ruling, whose ``title`` is then its card or
+    section), ``edition`` the edition of a rule or
     glossary entry (``""`` for FAQ and course records), ``document`` and
     ``line`` where it was read, ``score`` the BM25F score (higher is better), ``snippet`` an
     excerpt of its text and ``matches`` the ``[start, end)`` character ranges
@@ -181,6 +182,29 @@ def _filter(edition: str | None, kinds: tuple[str, ...] = ()):
     return parts[0] if len(parts) == 1 else And(parts)
 
 
+#: Each further hit of a kind already listed counts this much less (see :func:`_diversified`).
+KIND_DECAY = 0.7
+
+
+def _diversified(results: list, limit: int) -> list:
+    """The ``limit`` best of ``results`` (Whoosh hits, best first), each
+    scored ``score × KIND_DECAY ** n`` where ``n`` is how many hits of its
+    kind were already taken: many short rulings do not hide the section,
+    rules and cards on the same subject."""
+    taken: list = []
+    counts: dict[str, int] = {}
+    remaining = list(results)
+    while remaining and len(taken) < limit:
+        best = max(
+            range(len(remaining)),
+            key=lambda i: (remaining[i].score * KIND_DECAY ** counts.get(remaining[i]["kind"], 0), -i),
+        )
+        hit = remaining.pop(best)
+        counts[hit["kind"]] = counts.get(hit["kind"], 0) + 1
+        taken.append(hit)
+    return taken
+
+
 def search(
     kb: KnowledgeBase, query: str, limit: int = 10, edition: str | None = None, kinds: tuple[str, ...] = ()
 ) -> SearchResult:
@@ -189,7 +213,8 @@ def search(
     Words are matched through the French analyzer (accents, elision,
     stemming), rule numbers as written (``420.5c``). ``limit`` ≥ 1 is the
     number of hits; ``edition`` restricts to one edition (rules and
-    glossary), ``kinds`` to some kinds (keys of :data:`KINDS`). Raises
+    glossary), ``kinds`` to some kinds (keys of :data:`KINDS`). Hits are
+    best first, diversified by kind (:func:`_diversified`). Raises
     :class:`QueryError` if ``query`` has no significant word.
     """
     from whoosh.qparser import MultifieldParser, WildcardPlugin
@@ -206,10 +231,10 @@ def search(
             "(les mots comme « le », « de », « est » sont ignorés). Ajoutez des mots de la règle."
         )
     with ix.searcher() as searcher:
-        results = searcher.search(parsed, limit=limit, filter=_filter(edition, kinds))
+        results = searcher.search(parsed, limit=max(limit * 5, 50), filter=_filter(edition, kinds))
         terms = _searched_terms(parsed)
         hits = []
-        for hit in results:
+        for hit in _diversified(list(results), limit):
             snippet, matches = _snippet(hit, terms)
             hits.append(
                 Hit(
@@ -217,7 +242,7 @@ def search(
                     id=hit["id"],
                     edition=hit["edition"],
                     score=round(float(hit.score), 4),
-                    title=hit.get("title", ""),
+                    title=hit.get("title") or hit.get("about", ""),
                     snippet=snippet,
                     matches=matches,
                     document=hit.get("document", ""),

@@ -9,13 +9,31 @@ from __future__ import annotations
 from typing import Any
 
 from rules_kb.kb import KnowledgeBase, Lookup
-from rules_kb.model import Corpus, Diagnostic, Document, Rule
+from rules_kb.model import (
+    Card,
+    CourseSection,
+    Corpus,
+    Diagnostic,
+    Document,
+    FaqInfo,
+    FaqSection,
+    GlossaryEntry,
+    Rule,
+    Ruling,
+    SourceSpan,
+)
 from rules_kb.query import Answer, Hit, SearchResult
+
+
+def source_dict(source: SourceSpan) -> dict[str, Any]:
+    """``{"document", "line_start", "line_end"}``."""
+    return {"document": source.document, "line_start": source.line_start, "line_end": source.line_end}
 
 
 def rule_dict(rule: Rule) -> dict[str, Any]:
     """``{"number", "edition", "title", "text", "examples", "parent", "children",
-    "printed_number", "source": {"document", "line_start", "line_end"}}``."""
+    "printed_number", "quoted_from", "source": {"document", "line_start", "line_end"}}``;
+    ``quoted_from`` is the id of the FAQ that quotes the rule, else null."""
     return {
         "number": rule.number,
         "edition": rule.edition,
@@ -25,16 +43,96 @@ def rule_dict(rule: Rule) -> dict[str, Any]:
         "parent": rule.parent or None,
         "children": list(rule.children),
         "printed_number": rule.printed_number,
-        "source": {
-            "document": rule.source.document,
-            "line_start": rule.source.line_start,
-            "line_end": rule.source.line_end,
-        },
+        "quoted_from": rule.quoted_from or None,
+        "source": source_dict(rule.source),
     }
 
 
-def document_dict(document: Document, counts: dict[str, int] | None = None) -> dict[str, Any]:
-    """A manifest entry; with ``counts``, ``{"counts": {"rules": n}, "parsed": bool}`` too."""
+def glossary_entry_dict(entry: GlossaryEntry) -> dict[str, Any]:
+    """``{"term", "forms", "definition", "examples", "cites", "see", "obsolete",
+    "informal", "edition", "source"}``; ``definition`` is a list of paragraphs."""
+    return {
+        "term": entry.term,
+        "forms": list(entry.forms),
+        "definition": list(entry.definition),
+        "examples": list(entry.examples),
+        "cites": list(entry.cites),
+        "see": list(entry.see),
+        "obsolete": entry.obsolete,
+        "informal": entry.informal,
+        "edition": entry.edition,
+        "source": source_dict(entry.source),
+    }
+
+
+def ruling_dict(ruling: Ruling) -> dict[str, Any]:
+    """``{"text", "card", "section", "faq", "cites", "source"}`` (``card`` or ``section`` null)."""
+    return {
+        "text": ruling.text,
+        "card": ruling.card or None,
+        "section": ruling.section or None,
+        "faq": ruling.faq,
+        "cites": list(ruling.cites),
+        "source": source_dict(ruling.source),
+    }
+
+
+def card_dict(card: Card) -> dict[str, Any]:
+    """``{"name", "mana_cost", "type_line", "rules_text", "power", "toughness",
+    "timeshifted", "faq", "rulings": [ruling_dict…], "source"}``."""
+    return {
+        "name": card.name,
+        "mana_cost": card.mana_cost,
+        "type_line": card.type_line,
+        "rules_text": card.rules_text,
+        "power": card.power or None,
+        "toughness": card.toughness or None,
+        "timeshifted": card.timeshifted,
+        "faq": card.faq,
+        "rulings": [ruling_dict(ruling) for ruling in card.rulings],
+        "source": source_dict(card.source),
+    }
+
+
+def faq_section_dict(section: FaqSection) -> dict[str, Any]:
+    """``{"title", "text", "faq", "rulings": [ruling_dict…], "source"}``."""
+    return {
+        "title": section.title,
+        "text": section.text,
+        "faq": section.faq,
+        "rulings": [ruling_dict(ruling) for ruling in section.rulings],
+        "source": source_dict(section.source),
+    }
+
+
+def faq_info_dict(info: FaqInfo) -> dict[str, Any]:
+    """``{"faq", "title", "authors", "last_changed", "dates": [{"label", "text", "iso"}], "introduction"}``."""
+    return {
+        "faq": info.faq,
+        "title": info.title,
+        "authors": list(info.authors),
+        "last_changed": info.last_changed,
+        "dates": [{"label": d.label, "text": d.text, "iso": d.iso} for d in info.dates],
+        "introduction": info.introduction,
+    }
+
+
+def course_section_dict(section: CourseSection) -> dict[str, Any]:
+    """``{"title", "level", "paragraphs": [{"text", "items"}], "points_to", "course", "source"}``."""
+    return {
+        "title": section.title,
+        "level": section.level,
+        "paragraphs": [{"text": p.text, "items": list(p.items)} for p in section.paragraphs],
+        "points_to": list(section.points_to),
+        "course": section.course,
+        "source": source_dict(section.source),
+    }
+
+
+def document_dict(document: Document, counts: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+    """A manifest entry ``{"id", "file", "kind", "language", "edition", "date",
+    "title", "origin"}``; with ``counts``, also ``"counts": {"rules",
+    "glossary", "cards", "rulings", "faq_sections", "course"}``."""
     data: dict[str, Any] = {
         "id": document.id,
         "file": document.file,
@@ -46,7 +144,7 @@ def document_dict(document: Document, counts: dict[str, int] | None = None) -> d
         "origin": document.origin,
     }
     if counts is not None:
-        data["counts"] = {"rules": counts.get(document.id, 0)}
+        data["counts"] = counts.get(document.id, dict.fromkeys(COUNTED, 0))
     return data
 
 
@@ -62,10 +160,12 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
-    """``show``: ``{"rule", "context", "subrules", "notes", "also_printed_on"}``.
+    """``show``: ``{"rule", "context", "subrules", "notes", "also_printed_on", "versions"}``.
 
     ``context`` is the parent chain from the chapter down, ``subrules`` the
-    direct subrules (empty with ``only``), each a :func:`rule_dict`.
+    direct subrules (empty with ``only``), ``versions`` the other texts of
+    the rule (a FAQ's revision), each a :func:`rule_dict` (a version also
+    has ``"subrules"``).
     """
     return {
         "rule": rule_dict(lookup.rule),
@@ -73,19 +173,51 @@ def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
         "subrules": [] if only else [rule_dict(rule) for rule in lookup.children],
         "notes": list(lookup.notes),
         "also_printed_on": [rule.number for rule in lookup.also_printed_on],
+        "versions": [
+            {**rule_dict(rule), "subrules": [] if only else [rule_dict(child) for child in children]}
+            for rule, children in zip(lookup.versions, lookup.version_subrules)
+        ],
+    }
+
+
+def definition_dict(definition) -> dict[str, Any]:
+    """``define``: ``{"query", "entry", "alternatives", "match", "score", "followed", "cited_rules"}``.
+
+    ``entry`` and each of ``followed`` (entries reached by "Voir") are a
+    :func:`glossary_entry_dict`; ``alternatives`` are the terms of other
+    entries that fit; ``match`` is ``"exact"`` or ``"approx"``;
+    ``cited_rules`` are ``{"number", "edition", "title", "text"}``.
+    """
+    return {
+        "query": definition.query,
+        "entry": glossary_entry_dict(definition.entry),
+        "alternatives": [entry.term for entry in definition.alternatives],
+        "match": definition.match,
+        "score": definition.score,
+        "followed": [glossary_entry_dict(entry) for entry in definition.followed],
+        "cited_rules": [
+            {"number": rule.number, "edition": rule.edition, "title": rule.title, "text": rule.text}
+            for rule in definition.cited_rules
+        ],
     }
 
 
 def hit_dict(hit: Hit) -> dict[str, Any]:
-    """``{"kind", "id", "edition", "score", "title", "snippet", "matches"}``."""
+    """``{"kind", "id", "edition", "score", "title", "snippet", "matches", "document", "line"}``.
+
+    ``kind`` is ``rule``, ``glossary``, ``card``, ``ruling``, ``faq-section``
+    or ``course``; ``edition`` is null for FAQ and course records.
+    """
     return {
         "kind": hit.kind,
         "id": hit.id,
-        "edition": hit.edition,
+        "edition": hit.edition or None,
         "score": hit.score,
         "title": hit.title,
         "snippet": hit.snippet,
         "matches": [list(span) for span in hit.matches],
+        "document": hit.document,
+        "line": hit.line,
     }
 
 
@@ -113,28 +245,32 @@ def answer_dict(answer: Answer) -> dict[str, Any]:
     }
 
 
-def rule_counts(corpus: Corpus) -> dict[str, int]:
-    """Number of rules parsed from each document id."""
-    counts: dict[str, int] = {}
-    for rule in corpus.rules:
-        counts[rule.source.document] = counts.get(rule.source.document, 0) + 1
+#: Record kinds counted per document, in the order ``corpus list`` shows them.
+COUNTED = ("rules", "glossary", "cards", "rulings", "faq_sections", "course")
+
+
+def record_counts(corpus: Corpus) -> dict[str, dict[str, int]]:
+    """``{document id: {"rules", "glossary", "cards", "rulings", "faq_sections", "course"}}``."""
+    counts = {document.id: dict.fromkeys(COUNTED, 0) for document in corpus.documents}
+    for name in COUNTED:
+        for record in getattr(corpus, name):
+            counts.setdefault(record.source.document, dict.fromkeys(COUNTED, 0))[name] += 1
     return counts
 
 
 def index_dict(kb: KnowledgeBase) -> dict[str, Any]:
-    """``index``: ``{"folder", "cache", "fingerprint", "rules", "diagnostics"}`` (counts)."""
-    return {
-        "folder": kb.corpus.folder,
-        "cache": str(kb.cache_dir),
-        "fingerprint": kb.corpus.fingerprint,
-        "rules": len(kb.corpus.rules),
-        "diagnostics": len(kb.corpus.diagnostics),
-    }
+    """``index``: ``{"folder", "cache", "fingerprint", "rules", "glossary", "cards",
+    "rulings", "faq_sections", "course", "diagnostics"}`` (counts)."""
+    data: dict[str, Any] = {"folder": kb.corpus.folder, "cache": str(kb.cache_dir), "fingerprint": kb.corpus.fingerprint}
+    for name in COUNTED:
+        data[name] = len(getattr(kb.corpus, name))
+    data["diagnostics"] = len(kb.corpus.diagnostics)
+    return data
 
 
 def corpus_list_dict(kb: KnowledgeBase) -> dict[str, Any]:
     """``corpus list``: ``{"folder", "documents": [document_dict + counts + parsed]}``."""
-    counts = rule_counts(kb.corpus)
+    counts = record_counts(kb.corpus)
     documents = []
     for document in kb.corpus.documents:
         data = document_dict(document, counts)
@@ -149,12 +285,20 @@ def corpus_check_dict(kb: KnowledgeBase) -> dict[str, Any]:
 
 
 def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
-    """``corpus dump``: ``{"documents", "rules", "diagnostics"}``, every parsed record."""
-    counts = rule_counts(kb.corpus)
+    """``corpus dump``: ``{"documents", "rules", "glossary", "cards", "rulings",
+    "faq_sections", "faqs", "course", "diagnostics"}``, every parsed record."""
+    corpus = kb.corpus
+    counts = record_counts(corpus)
     return {
-        "documents": [document_dict(d, counts) for d in kb.corpus.documents],
-        "rules": [rule_dict(rule) for rule in kb.corpus.rules],
-        "diagnostics": [diagnostic_dict(d) for d in kb.corpus.diagnostics],
+        "documents": [document_dict(d, counts) for d in corpus.documents],
+        "rules": [rule_dict(rule) for rule in corpus.rules],
+        "glossary": [glossary_entry_dict(entry) for entry in corpus.glossary],
+        "cards": [card_dict(card) for card in corpus.cards],
+        "rulings": [ruling_dict(ruling) for ruling in corpus.rulings],
+        "faq_sections": [faq_section_dict(section) for section in corpus.faq_sections],
+        "faqs": [faq_info_dict(info) for info in corpus.faqs],
+        "course": [course_section_dict(section) for section in corpus.course],
+        "diagnostics": [diagnostic_dict(d) for d in corpus.diagnostics],
     }
 
 

@@ -58,7 +58,8 @@ def test_show_json_shape(run_cli):
     data = result.json()
     rule = data["rule"]
     assert set(rule) == {
-        "number", "edition", "title", "text", "examples", "parent", "children", "printed_number", "source",
+        "number", "edition", "title", "text", "examples", "parent", "children", "printed_number", "quoted_from",
+        "source",
     }
     assert rule["number"] == "420.5c" and rule["edition"] == "2004" and rule["parent"] == "420.5"
     assert rule["source"] == {"document": "cr-2004", "line_start": 2807, "line_end": 2810}
@@ -73,7 +74,9 @@ def test_search_text_and_json(run_cli):
     data = run_cli("search", "endurance 0", "--json").json()
     assert data["query"] == "endurance 0"
     assert "420.5b" in [hit["id"] for hit in data["hits"][:3]]
-    assert set(data["hits"][0]) == {"kind", "id", "edition", "score", "title", "snippet", "matches"}
+    assert set(data["hits"][0]) == {
+        "kind", "id", "edition", "score", "title", "snippet", "matches", "document", "line",
+    }  # fmt: skip
     assert data["hits"][0]["kind"] == "rule"
 
 
@@ -107,7 +110,9 @@ def test_corpus_list(run_cli):
     data = run_cli("corpus", "list", "--json").json()
     assert len(data["documents"]) == 5
     first = data["documents"][0]
-    assert first["counts"] == {"rules": 771} and first["parsed"] is True
+    assert first["counts"] == {
+        "rules": 771, "glossary": 298, "cards": 0, "rulings": 0, "faq_sections": 0, "course": 0,
+    } and first["parsed"] is True  # fmt: skip
 
 
 def test_corpus_check_lists_the_numbering_mistake(run_cli):
