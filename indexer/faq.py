@@ -5,7 +5,8 @@ form). What it expects, by kind rather than by line:
 
 - Forum chrome around each message: a status line ("Hors Ligne"), a rank
   line ("Grade : …"), a signature line (starting with underscores), lone
-  "|" lines. They are dropped; the text between them is a message. The
+  "|" lines. They are dropped; the text between them is a message (blank
+  lines inside a message do not end it). The
   first line of the first message is the FAQ's title.
 - Entries separated by ``-----``. The first entry is the introduction: its
   authors ("Compilée par …, avec des contributions de …"), its date of last
@@ -48,7 +49,7 @@ from rules_kb.references import rule_numbers_in
 _STATUS_RE = re.compile(r"^.{0,12}\b(?:hors|en)\s?ligne\s*$", re.IGNORECASE)
 _RANK_RE = re.compile(r"^\s*grade\s*:", re.IGNORECASE)
 _SIGNATURE_RE = re.compile(r"^\s*_{5,}")
-_SEPARATOR_LINE_RE = re.compile(r"^\s*\|?\s*$")
+_SEPARATOR_LINE_RE = re.compile(r"^\s*\|\s*$")
 _ENTRY_SEPARATOR_RE = re.compile(r"-{5,}")
 _RULING_RE = re.compile(r"(?:(?<=\s)|^)\*(?=\s)")
 _STARS_TITLE_RE = re.compile(r"^\s*\*{3}(?P<title>.+?)\*{3}")
@@ -56,6 +57,8 @@ _PART_HEADING_RE = re.compile(
     r"\s*(?P<heading>(?:[A-ZÀ-ÞŒÆ][A-ZÀ-ÞŒÆ'’-]+|«|»)(?:\s+(?:[A-ZÀ-ÞŒÆ][A-ZÀ-ÞŒÆ'’-]+|«|»))+)(?=\s|$)"
 )
 _EMPHASIS_RE = re.compile(r"(?<![\w_])_(?=\S)([^_]+?)(?<=\S)_(?![\w_])")
+#: An underscore left alone by a lost pair ("_Spirale temporelle.").
+_STRAY_UNDERSCORE_RE = re.compile(r"(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _UNTITLED_RE = re.compile(r"^\s*(?P<title>[A-ZÀ-Þ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?=(?:Le|La|Les|L['’]|Un|Une)\s)")
 
 _TYPE_WORDS = r"(?:Créature|Artefact|Enchantement|Terrain|Éphémère|Rituel|Tribal|Planeswalker)"
@@ -146,7 +149,7 @@ class _State:
 
 def clean(text: str) -> str:
     """Re-join a FAQ text and remove its emphasis underscores."""
-    return rejoin(_EMPHASIS_RE.sub(r"\1", text))
+    return rejoin(_STRAY_UNDERSCORE_RE.sub("", _EMPHASIS_RE.sub(r"\1", text)))
 
 
 def _messages(text: str) -> list[tuple[int, int]]:
@@ -161,7 +164,7 @@ def _messages(text: str) -> list[tuple[int, int]]:
         if is_chrome and start is not None:
             ranges.append((start, position))
             start = None
-        elif not is_chrome and start is None:
+        elif not is_chrome and start is None and line.strip():
             start = position
         position += len(line) + 1
     if start is not None:

@@ -210,3 +210,34 @@ def test_custom_corpus_with_two_editions(tmp_path):
     assert kb.lookup("100.1", edition="1999").rule.text == "Ancien texte."
     assert kb.lookup("100.2").rule.edition == "1999"  # found in the other edition
     assert [hit.edition for hit in kb.search("texte", edition="1999").hits] == ["1999"]
+
+
+def test_html_documents_are_parsed_like_text(tmp_path):
+    """A corpus may give a document as HTML: lxml keeps its blocks, then the same parser runs."""
+    from rules_kb.kb import KnowledgeBase
+
+    fixtures = Path(__file__).parent / "fixtures"
+    folder = tmp_path / "html-corpus"
+    folder.mkdir()
+    (folder / "page.html").write_bytes((fixtures / "rules_page.html").read_bytes())
+    (folder / "faq.htm").write_bytes((fixtures / "forum_post.html").read_bytes())
+    (folder / "manifest.toml").write_text(
+        '[[document]]\nid = "p"\nfile = "page.html"\nkind = "rules-excerpt"\nlanguage = "fr"\n'
+        'edition = "2011"\ndate = "2011-02-04"\ntitle = "Page"\norigin = "Fixture."\n\n'
+        '[[document]]\nid = "f"\nfile = "faq.htm"\nkind = "faq"\nlanguage = "fr"\n'
+        'edition = "2007-faq"\ndate = "2007-03-02"\ntitle = "FAQ"\norigin = "Fixture."\n',
+        encoding="utf-8",
+    )
+    kb = KnowledgeBase.open(folder)
+    assert kb.lookup("611.3a").rule.text.startswith("L’effet s’applique")
+    assert [card.name for card in kb.corpus.cards] == ["Ours runegriffe", "Plaine enneigée"]
+    assert kb.search("runegriffe", kinds=("carte",)).hits[0].id == "Ours runegriffe"
+
+
+def test_unreadable_html_is_a_french_error(tmp_path):
+    from rules_kb.corpus import read_document
+    from rules_kb.model import Document, DocumentKind
+
+    missing = Document("m", "absent.html", DocumentKind.FAQ, "fr", "x", "2006", "M", "o", str(tmp_path / "absent.html"))
+    with pytest.raises(CorpusError, match="Impossible de lire le document HTML"):
+        read_document(missing)

@@ -1,0 +1,167 @@
+"""The glossary (Glossaire) of the 2004 document, and glossary fixtures with each quirk."""
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from indexer.glossary import find_glossary, parse_glossary
+from indexer.rules_inline import find_body
+from rules_kb.text import normalise_term
+
+FIXTURE = Path(__file__).parent / "fixtures" / "glossary.txt"
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def glossary_2004(text_2004):
+    return parse_glossary(text_2004, "cr-2004", "2004", after=find_body(text_2004)[1])
+
+
+@pytest.fixture(scope="module")
+def entries(glossary_2004):
+    return {entry.term: entry for entry in glossary_2004.entries}
+
+
+@pytest.fixture(scope="module")
+def fixture_entries():
+    text = FIXTURE.read_text(encoding="utf-8")
+    parsed = parse_glossary(text, "fixture", "2004", after=find_body(text)[1])
+    return {entry.term: entry for entry in parsed.entries}, parsed
+
+
+def test_every_entry_once(glossary_2004):
+    terms = [entry.term for entry in glossary_2004.entries]
+    assert len(terms) == 298
+    assert len(set(terms)) == len(terms)
+    assert terms[0] == "A la place / au lieu" and terms[-1] == "Zone"
+
+
+def test_no_definition_text_lost(text_2004, glossary_2004):
+    """The entries' spans tile the glossary, and each entry's headword, marker,
+    definition and examples hold every character of its span."""
+    start, end = glossary_2004.region
+    spans = "".join(text_2004[e.source.char_start : e.source.char_end] for e in glossary_2004.entries)
+    assert _squash(spans) == _squash(text_2004[start:end])
+    for entry in glossary_2004.entries:
+        source = _squash(text_2004[entry.source.char_start : entry.source.char_end])
+        marker = "(obsolète)" if entry.obsolete else "(informel)" if entry.informal else ""
+        assert source.startswith(_squash(entry.term) + marker), entry.term
+        body = source[len(_squash(entry.term) + marker) :]
+        parts = [_squash(p) for p in entry.definition] + ["Exemple:" + _squash(x) for x in entry.examples]
+        assert sorted(body) == sorted("".join(parts)), entry.term
+        for part in parts:
+            assert part in body, entry.term
+
+
+def test_none_invented(text_2004, glossary_2004):
+    lines = text_2004.split("\n")
+    for entry in glossary_2004.entries:
+        first = lines[entry.source.line_start - 1].strip()
+        assert _squash(entry.term).startswith(_squash(first)) or _squash(first).startswith(_squash(entry.term))
+
+
+def test_glossary_ends_before_the_credits(text_2004, glossary_2004, entries):
+    start, end = glossary_2004.region
+    assert text_2004[end:].startswith("Crédits")
+    assert not any("Garfield" in " ".join(entry.definition) for entry in entries.values())
+    assert find_glossary("pas de glossaire ici") == (0, 0)
+
+
+def test_headword_split_over_two_lines(entries):
+    assert entries["Blessures fatales"].source.line_start == 4157
+    assert entries["Arriver en jeu"].definition[0].startswith("Un permanent arrive en jeu")
+    assert "Enchanter : créature-artefact" in entries
+    assert "Règles générales de la DCI (Universal Tournament Rules)" in entries
+
+
+def test_forms_and_markers(entries):
+    assert entries["Contrer, contrecarrer"].forms == ("Contrer", "contrecarrer")
+    assert entries["Vous / votre"].forms == ("Vous", "votre")
+    assert entries["Y, Z"].forms == ("Y", "Z")
+    assert entries["Artefact continu"].obsolete and not entries["Artefact continu"].informal
+    assert entries["Coût de lancement"].obsolete  # marker on its own line
+    assert entries["Cantrip"].informal and not entries["Cantrip"].obsolete
+    assert sum(entry.obsolete for entry in entries.values()) == 18
+    assert sum(entry.informal for entry in entries.values()) == 5
+
+
+def test_pointers_and_see_also(entries):
+    assert entries["APNAP"].see == ("Règle du joueur actif, joueur inactif",)
+    assert entries["APNAP"].is_pointer
+    assert entries["Y, Z"].see == ("X",)
+    assert entries["Vous / votre"].see == ("Contrôleur", "Propriétaire")
+    assert not entries["Vous / votre"].is_pointer
+    # "Voir règle 419, "Effets de …"" cites a rule and is no pointer
+    assert entries["A la place / au lieu"].see == () and entries["A la place / au lieu"].cites == ("419",)
+
+
+def test_paragraphs_examples_and_numbered_meanings(entries):
+    assert len(entries["Blessures"].definition) == 4
+    assert entries["Arriver en jeu"].examples[0].startswith("si une instruction")
+    meanings = [p for p in entries["Type"].definition if re.match(r"\d\)", p)]
+    assert [p[:2] for p in meanings] == ["1)", "2)"]
+    assert entries["Tampon horaire"].definition[0].count("(1)") == 1
+
+
+def test_cites(entries):
+    assert entries["Blessures fatales"].cites == ("420.5",)
+    assert entries["Distribuer"].cites == ("409.1e", "310.2")
+
+
+def test_unknown_pointers_are_diagnostics(glossary_2004):
+    messages = [d.message for d in glossary_2004.diagnostics]
+    assert all(d.code == "glossary-unknown-pointer" for d in glossary_2004.diagnostics)
+    assert any("assigner" not in m for m in messages) or not messages
+    known = {normalise_term(f) for e in glossary_2004.entries for f in (e.term, *e.forms)}
+    for entry in glossary_2004.entries:
+        for target in entry.see:
+            if normalise_term(target) not in known:
+                assert any(target in message for message in messages)
+
+
+def test_fixture_quirks(fixture_entries):
+    entries, parsed = fixture_entries
+    assert list(entries) == [
+        "Aura", "Blessures fatales", "Brûlure de mana", "Fizzle", "Vous / votre", "Type",
+        "Règles générales (Universal Tournament Rules)", "APNAP", "Règle du joueur actif, joueur inactif", "Y, Z",
+    ]  # fmt: skip
+    assert entries["Brûlure de mana"].obsolete and entries["Brûlure de mana"].examples
+    assert entries["Fizzle"].informal
+    assert entries["Vous / votre"].see == ("Contrôleur", "Propriétaire")
+    assert entries["APNAP"].see == ("Règle du joueur actif, joueur inactif",)
+    # Contrôleur, Propriétaire, Mana and X are not headwords of the fixture
+    assert [d.code for d in parsed.diagnostics] == ["glossary-unknown-pointer"] * 4
+    assert any("« X »" in d.message for d in parsed.diagnostics)
+    assert "Garfield" not in " ".join(p for e in entries.values() for p in e.definition)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400))
+def test_any_text_gives_a_result(text):
+    parsed = parse_glossary("Glossaire\n" + text, "x", "2004")
+    for entry in parsed.entries:
+        assert entry.term and entry.forms
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.from_regex(r"[A-Z][a-zé]{2,8}( [a-z]{2,6})?", fullmatch=True),
+            st.from_regex(r"[A-Z][a-z]{3,9}( [a-z]{2,9}){2,8}\.", fullmatch=True),
+        ),
+        min_size=1,
+        max_size=8,
+        unique_by=lambda pair: pair[0],
+    )
+)
+def test_generated_glossaries_round_trip(pairs):
+    text = "Glossaire\n" + "".join(f"{term}\n{definition}\n" for term, definition in pairs) + "Crédits\n"
+    parsed = parse_glossary(text, "x", "2004")
+    assert [(e.term, e.definition) for e in parsed.entries] == [(t, (d,)) for t, d in pairs]
