@@ -216,3 +216,51 @@ def test_unwritable_cache_folder_is_a_clear_error(run_cli, monkeypatch, tmp_path
     assert "Impossible de créer le dossier de cache" in message
     assert "n'est pas un dossier" in message and "RULES_KB_HOME" in message
     assert "Index construit" not in message
+
+
+def test_show_2011_and_faq_rules(run_cli):
+    result = run_cli("show", "611.2a", "--edition", "2011")
+    assert result.exit_code == 0 and "611.2a" in result.stdout and "2011" in result.stdout
+    data = run_cli("show", "420.5n", "--json").json()
+    assert data["rule"]["edition"] == "2006-faq" and data["rule"]["quoted_from"] == "faq-tsp-2006"
+    assert [r["number"] for r in data["context"]] == ["4", "420", "420.5"]
+    assert "FAQ" in data["notes"][0] or "Foire" in data["notes"][0]
+
+
+def test_show_rule_with_its_faq_revision(run_cli):
+    data = run_cli("show", "502.16", "--json").json()
+    assert data["rule"]["edition"] == "2004"
+    assert [(v["edition"], v["number"]) for v in data["versions"]] == [("2006-faq", "502.16")]
+    assert data["versions"][0]["subrules"][0]["text"].startswith("Le rappel apparaît")
+    result = run_cli("show", "502.16")
+    assert "Autre version" in result.stdout and "Le rappel apparaît" in result.stdout
+
+
+def test_search_every_kind(run_cli):
+    data = run_cli("search", "suspension", "--json").json()
+    kinds = {hit["kind"] for hit in data["hits"]}
+    assert {"faq-section", "card", "rule"} <= kinds
+    assert data["hits"][0]["kind"] == "faq-section" and "Suspension" in data["hits"][0]["title"]
+    result = run_cli("search", "Guide griffon", "--kind", "card")
+    assert result.exit_code == 0
+    assert "Guide griffon" in result.stdout and "carte" in result.stdout
+    assert "Si le Guide griffon et la créature enchantée" in " ".join(result.stdout.split())
+
+
+def test_search_kind_filter_and_errors(run_cli):
+    data = run_cli("search", "flash", "--kind", "carte", "--kind", "règle", "--json").json()
+    assert {hit["kind"] for hit in data["hits"]} <= {"card", "rule"}
+    result = run_cli("search", "flash", "--kind", "image")
+    assert result.exit_code == 1 and "Type d'enregistrement inconnu" in result.stderr
+
+
+def test_corpus_dump_has_every_kind(run_cli):
+    data = run_cli("corpus", "dump", "--json").json()
+    assert len(data["glossary"]) == 298 and len(data["cards"]) == 106 and len(data["rulings"]) == 286
+    assert len(data["faq_sections"]) == 23 and len(data["course"]) == 16 and len(data["faqs"]) == 1
+    assert data["faqs"][0]["last_changed"] == "2006-08-18"
+
+
+def test_corpus_check_lists_every_parser(run_cli):
+    codes = {d["code"] for d in run_cli("corpus", "check", "--json").json()["diagnostics"]}
+    assert {"misnumbered-rule", "run-in-rule", "faq-card-repeated", "misprinted-number"} <= codes
