@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-COMMANDS = ["show", "search", "ask", "index", "corpus list", "corpus check", "corpus dump"]
+COMMANDS = ["show", "define", "search", "ask", "index", "corpus list", "corpus check", "corpus dump"]
 
 
 def test_show_prints_the_rule_in_full(run_cli):
