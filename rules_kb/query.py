@@ -165,8 +165,11 @@ def resolve_kind(kind: str) -> str:
     resolved = KIND_ALIASES.get(wanted) or KIND_ALIASES.get(fold(wanted))
     if resolved:
         return resolved
-    accepted = ", ".join(KINDS.values())
-    raise QueryError(f"Type d'enregistrement inconnu : « {kind} ». Types acceptés : {accepted}.")
+    raise QueryError(
+        f"Type d'enregistrement inconnu : « {kind} ». Types acceptés : règle, glossaire, carte, "
+        "décision, faq (sections de la FAQ), cours — ou leurs noms anglais rule, glossary, card, "
+        "ruling, faq-section, course."
+    )
 
 
 def _filter(edition: str | None, kinds: tuple[str, ...] = ()):
