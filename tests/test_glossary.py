@@ -165,3 +165,10 @@ def test_generated_glossaries_round_trip(pairs):
     text = "Glossaire\n" + "".join(f"{term}\n{definition}\n" for term, definition in pairs) + "Crédits\n"
     parsed = parse_glossary(text, "x", "2004")
     assert [(e.term, e.definition) for e in parsed.entries] == [(t, (d,)) for t, d in pairs]
+
+
+def test_headwords_out_of_alphabetical_order_are_kept(glossary_2004):
+    """Headwords are mostly, not strictly, alphabetical: order is not used to find them."""
+    terms = [entry.term for entry in glossary_2004.entries]
+    assert terms.index("Avant combat (phase principale)") == terms.index("Avoir l'empreinte de") + 1
+    assert terms.index("Caractéristiques") == terms.index("Carte") + 1
