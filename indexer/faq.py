@@ -138,10 +138,7 @@ class _State:
     timeshifted: bool = False
 
     def span(self, start: int, end: int) -> SourceSpan:
-        last = max(start, end - 1)
-        while last > start and self.text[last].isspace():
-            last -= 1
-        return SourceSpan(self.document, self.lines.line_of(start), self.lines.line_of(last), start, end)
+        return self.lines.span(self.text, self.document, start, end)
 
     def warn(self, offset: int, code: str, message: str, severity: Severity = Severity.WARNING) -> None:
         self.diagnostics.append(Diagnostic(self.document, self.lines.line_of(offset), code, message, severity))

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from indexer.textutil import LineIndex, fold, rejoin
-from rules_kb.model import Diagnostic, Rule, SourceSpan
+from rules_kb.model import Diagnostic, Rule
 from rules_kb.numbers import Level, RuleNumber
 
 _CHAPTER_RE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?=\S)", re.MULTILINE)
@@ -297,9 +297,6 @@ def _build_rules(
         if parent_number:
             children.setdefault(parent_number, []).append(number)
         known.add(number)
-        last_char = max(start.offset, end - 1)
-        while last_char > start.offset and text[last_char].isspace():
-            last_char -= 1
         drafts.append(
             (
                 number,
@@ -307,13 +304,7 @@ def _build_rules(
                 body,
                 tuple(rejoin(example) for example in examples if example.strip()),
                 parent_number,
-                SourceSpan(
-                    document=document,
-                    line_start=lines.line_of(start.offset),
-                    line_end=lines.line_of(last_char),
-                    char_start=start.offset,
-                    char_end=end,
-                ),
+                lines.span(text, document, start.offset, end),
                 start.printed,
             )
         )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from indexer.rules_inline import ParsedRules
 from indexer.textutil import LineIndex, rejoin
-from rules_kb.model import Diagnostic, Rule, Severity, SourceSpan
+from rules_kb.model import Diagnostic, Rule, Severity
 from rules_kb.numbers import Level, RuleNumber
 
 _SECTION_RE = re.compile(r"^[ \t]*(?P<number>\d{3})\.[ \t]+(?P<title>\S[^\n]*?)[ \t]*$", re.MULTILINE)
@@ -130,10 +130,7 @@ def _build(text: str, starts: list[_Start], lines: LineIndex, document: str, edi
         if parent_number:
             children.setdefault(parent_number, []).append(number)
         known.add(number)
-        last = max(start.offset, end - 1)
-        while last > start.offset and text[last].isspace():
-            last -= 1
-        drafts.append((start, number, parent_number, "\n\n".join(body), examples, end, last))
+        drafts.append((start, number, parent_number, "\n\n".join(body), examples, end))
     return [
         Rule(
             number=number,
@@ -143,14 +140,8 @@ def _build(text: str, starts: list[_Start], lines: LineIndex, document: str, edi
             examples=examples,
             parent=parent_number,
             children=tuple(children.get(number, ())),
-            source=SourceSpan(
-                document=document,
-                line_start=lines.line_of(start.offset),
-                line_end=lines.line_of(last),
-                char_start=start.offset,
-                char_end=end,
-            ),
+            source=lines.span(text, document, start.offset, end),
             printed_number=number,
         )
-        for start, number, parent_number, body, examples, end, last in drafts
+        for start, number, parent_number, body, examples, end in drafts
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from rules_kb.model import SourceSpan
 from rules_kb.text import fold, rejoin
 
 __all__ = ["LineIndex", "fold", "rejoin"]
@@ -25,3 +26,11 @@ class LineIndex:
     def line_start(self, line: int) -> int:
         """Offset of the first character of 1-based ``line``."""
         return self.starts[line - 1]
+
+    def span(self, text: str, document: str, start: int, end: int) -> SourceSpan:
+        """The :class:`SourceSpan` of ``text[start:end]``: its lines run from
+        the line of ``start`` to the line of its last non-blank character."""
+        last = max(start, end - 1)
+        while last > start and text[last].isspace():
+            last -= 1
+        return SourceSpan(document, self.line_of(start), self.line_of(last), start, end)
