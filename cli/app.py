@@ -105,11 +105,13 @@ def show(
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
 ) -> None:
-    """Affiche une règle par son numéro, avec son contexte, ses exemples et ses sous-règles."""
+    """Affiche une règle par son numéro : contexte, exemples, sous-règles, puis ce
+    qu'elle cite, ce qui la cite, ses termes du glossaire, les décisions de la FAQ
+    et ses autres éditions."""
     _respond(
         corpus,
         as_json,
-        lambda kb: kb.lookup(number, edition),
+        lambda kb: kb.lookup(number, edition, with_links=True),
         lambda lookup: serialize.lookup_dict(lookup, only=only),
         lambda lookup, kb: render.lookup(lookup, kb, only=only),
     )

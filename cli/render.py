@@ -135,6 +135,98 @@ def lookup(result, kb, only: bool = False) -> None:
         console.print(Padding(_rule_block(version), (0, 0, 0, 2)))
         for child in () if only else subrules:
             console.print(Padding(_rule_block(child), (0, 0, 0, 4)))
+    if result.links is not None:
+        _links(result, kb, only)
+
+
+def _diff_text(diff) -> Text:
+    """A word diff: deleted words struck in red, inserted words underlined in green."""
+    text = Text()
+    for position, (op, words) in enumerate(diff):
+        if position:
+            text.append(" ")
+        if op == "delete":
+            text.append(f"[-{words}-]", style="strike red")
+        elif op == "insert":
+            text.append(f"{{+{words}+}}", style="underline green")
+        else:
+            text.append(words)
+    return text
+
+
+def _link_line(link, detail: str = "") -> Text:
+    """One record at the end of a graph edge, on one line."""
+    from rules_kb.links import describe, first_sentence
+    from rules_kb.model import Card, GlossaryEntry, Rule, Ruling
+
+    record = link.record
+    line = Text("  • ")
+    if isinstance(record, Rule):
+        line.append(record.number, style=_NUMBER_STYLE)
+        line.append(f" ({record.edition})", style="dim")
+        label = record.title or first_sentence(record.text, 90)
+        if label:
+            line.append(" " + label)
+    elif isinstance(record, GlossaryEntry):
+        line.append(record.term, style="bold")
+        line.append(" — " + first_sentence(record.text or "; ".join(record.see), 110))
+    elif isinstance(record, Ruling):
+        line.append(record.card or record.section, style="bold")
+        line.append(" — " + first_sentence(record.text, 160))
+    elif isinstance(record, Card):
+        line.append(record.name, style="bold")
+        line.append(f" — {record.mana_cost} {record.type_line}".replace("  ", " "))
+    else:
+        line.append(describe(record))
+    if detail:
+        line.append(f"  {detail}", style="dim")
+    return line
+
+
+def _links(result, kb, only: bool) -> None:
+    """``show``: the rule's neighbourhood in the graph, one section each."""
+    links = result.links
+    sections = [
+        ("Cite", [_link_line(link, f"« {link.text} »") for link in links.cites]),
+        ("Cité par", [_link_line(link, f"« {link.text} »" if link.text else "") for link in links.cited_by]),
+        ("Termes du glossaire", [_link_line(link) for link in links.terms]),
+        (
+            "Décisions (FAQ)",
+            [_link_line(link, "cite la règle" if link.text == "cite" else "section de la FAQ qui la cite") for link in links.rulings],
+        ),
+        ("Cartes de la FAQ avec ce mot-clé", [_link_line(link) for link in links.cards]),
+    ]
+    for title, lines in sections:
+        if not lines:
+            continue
+        console.print(Text(f"\n{title} ({len(lines)}) :", style="bold"))
+        for line in lines:
+            console.print(line)
+    if links.counterparts or links.versions:
+        console.print(Text("\nAutres éditions :", style="bold"))
+    for link in links.counterparts:
+        header = Text("  • ")
+        header.append("Équivalent ", style="bold")
+        header.append(link.record.number, style=_NUMBER_STYLE)
+        header.append(f" (édition {link.record.edition}, similarité {link.score:.0%})", style="dim")
+        console.print(header)
+        console.print(Padding(_rule_block(link.record), (0, 0, 0, 4)))
+    for version in links.versions:
+        older, newer = (result.rule.edition, version.rule.edition)
+        if not version.rule.quoted_from:
+            older, newer = newer, older
+        header = Text("  • ")
+        header.append("Différences ", style="bold")
+        header.append(f"de l'édition {older} à l'édition {newer}")
+        header.append(f" (similarité {version.score:.0%}) :", style="dim")
+        console.print(header)
+        console.print(Padding(_diff_text(version.diff), (0, 0, 0, 4)))
+        for child, diff in () if only else version.subrules:
+            line = Text()
+            line.append(child.number, style=_NUMBER_STYLE)
+            line.append(" ")
+            line.append_text(_diff_text(diff))
+            console.print(Padding(line, (0, 0, 0, 4)))
 
 
 def search(result, kb) -> None:

@@ -1,8 +1,9 @@
 """Parse a corpus folder and build the cached records and full-text index.
 
 The cache of one corpus is a folder ``<cache>/<fingerprint>/`` holding
-``records.pickle`` (the parsed :class:`rules_kb.model.Corpus`) and
-``index/`` (the Whoosh index). It is built in a temporary folder and moved
+``records.pickle`` (the parsed :class:`rules_kb.model.Corpus`),
+``graph.pickle`` (its :class:`rules_kb.graph.Graph`) and ``index/`` (the
+Whoosh index). It is built in a temporary folder and moved
 into place at the end, so a cache folder is always complete.
 """
 
@@ -22,7 +23,8 @@ from indexer.rules_inline import parse_inline_rules
 from indexer.rules_pages import parse_rule_pages
 from rules_kb.corpus import read_document
 from rules_kb.errors import IndexBuildError, describe_os_error
-from rules_kb.kb import INDEX_DIR, RECORDS_FILE
+from rules_kb.graph import build_graph
+from rules_kb.kb import GRAPH_FILE, INDEX_DIR, RECORDS_FILE
 from rules_kb.model import (
     Card,
     CourseSection,
@@ -242,7 +244,7 @@ def _write_index(corpus: Corpus, index_dir: Path, progress: Progress) -> None:
 def build_cache(
     corpus: Corpus, cache_root: Path, progress: Progress = _no_progress, replace: bool = False
 ) -> Path:
-    """Write ``records.pickle`` and the Whoosh index of ``corpus`` under ``cache_root``.
+    """Write ``records.pickle``, ``graph.pickle`` and the Whoosh index of ``corpus`` under ``cache_root``.
 
     Returns the folder ``cache_root/<fingerprint>``. If another process built
     the same fingerprint meanwhile, its folder is kept, unless ``replace``
@@ -261,6 +263,10 @@ def build_cache(
         ) from None
     try:
         _write_index(corpus, staging / INDEX_DIR, progress)
+        progress("Construction du graphe des règles", 0, 1)
+        graph = build_graph(corpus)
+        with open(staging / GRAPH_FILE, "wb") as handle:
+            pickle.dump(graph, handle, protocol=pickle.HIGHEST_PROTOCOL)
         with open(staging / RECORDS_FILE, "wb") as handle:
             pickle.dump(corpus, handle, protocol=pickle.HIGHEST_PROTOCOL)
         if target.exists() and replace:

@@ -19,6 +19,9 @@ MANIFEST = "manifest.toml"
 CORPUS_ENV = "RULES_KB_CORPUS"
 
 _REQUIRED_KEYS = ("id", "file", "kind", "language", "edition", "date", "title", "origin")
+#: Keys a [[document]] may have: ``cites_edition``, the edition whose rule
+#: numbers the document's references use (a course written for later rules).
+_OPTIONAL_KEYS = ("cites_edition",)
 _DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -96,10 +99,11 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
         where = f"{path}, document n° {position}"
         if not isinstance(entry, dict):
             raise CorpusError(f"{where} : une table [[document]] est attendue.", str(path))
-        unknown = sorted(set(entry) - set(_REQUIRED_KEYS))
+        unknown = sorted(set(entry) - set(_REQUIRED_KEYS) - set(_OPTIONAL_KEYS))
         if unknown:
             raise CorpusError(
-                f"{where} : clé inconnue « {unknown[0]} ». Clés acceptées : {', '.join(_REQUIRED_KEYS)}.",
+                f"{where} : clé inconnue « {unknown[0]} ». "
+                f"Clés acceptées : {', '.join(_REQUIRED_KEYS + _OPTIONAL_KEYS)}.",
                 str(path),
             )
         for key in _REQUIRED_KEYS:
@@ -128,6 +132,11 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
                 f"{where} : date « {entry['date']} » invalide ; format attendu AAAA-MM-JJ (ou AAAA).",
                 str(path),
             )
+        cites_edition = entry.get("cites_edition", "")
+        if not isinstance(cites_edition, str):
+            raise CorpusError(
+                f"{where} : « cites_edition » doit être un texte, pas {cites_edition!r}.", str(path)
+            )
         file = folder / entry["file"]
         if not file.is_file():
             raise CorpusError(
@@ -144,8 +153,17 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
                 title=entry["title"],
                 origin=entry["origin"],
                 path=str(file),
+                cites_edition=cites_edition.strip(),
             )
         )
+    editions = {document.edition for document in documents}
+    for position, document in enumerate(documents, start=1):
+        if document.cites_edition and document.cites_edition not in editions:
+            raise CorpusError(
+                f"{path}, document n° {position} : cites_edition « {document.cites_edition} » "
+                f"n'est l'édition d'aucun document. Éditions présentes : {', '.join(sorted(editions))}.",
+                str(path),
+            )
     return tuple(documents)
 
 

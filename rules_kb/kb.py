@@ -24,10 +24,11 @@ from rules_kb.numbers import RuleNumber
 
 HOME_ENV = "RULES_KB_HOME"
 RECORDS_FILE = "records.pickle"
+GRAPH_FILE = "graph.pickle"
 INDEX_DIR = "index"
 
 _PACKAGE = Path(__file__).resolve().parent
-_CODE_FILES = ("model.py", "numbers.py", "analysis.py", "corpus.py", "text.py", "references.py")
+_CODE_FILES = ("model.py", "numbers.py", "analysis.py", "corpus.py", "text.py", "references.py", "graph.py")
 
 
 def cache_root() -> Path:
@@ -70,6 +71,8 @@ class Lookup:
     notes: tuple[str, ...]
     versions: tuple[Rule, ...] = ()
     version_subrules: tuple[tuple[Rule, ...], ...] = ()
+    links: object = None
+    """The rule's :class:`rules_kb.links.RuleLinks` when asked for (``show``), else None."""
 
 
 class KnowledgeBase:
@@ -86,6 +89,8 @@ class KnowledgeBase:
         self._by_printed: dict[tuple[str, str], list[Rule]] = {}
         self._order: dict[str, list[RuleNumber]] = {}
         self._glossary = None
+        self._graph = None
+        self._records = None
         for rule in corpus.rules:
             self._by_number[(rule.edition, rule.number)] = rule
             if rule.is_misnumbered:
@@ -161,7 +166,7 @@ class KnowledgeBase:
             return self.corpus.rules
         return tuple(rule for rule in self.corpus.rules if rule.edition == edition)
 
-    def lookup(self, number: str, edition: str | None = None) -> Lookup:
+    def lookup(self, number: str, edition: str | None = None, with_links: bool = False) -> Lookup:
         """Find a rule by its number, canonical or as misprinted in the source.
 
         ``number`` may have a trailing dot or capital letter (``"420.5C."``).
@@ -170,7 +175,8 @@ class KnowledgeBase:
         something that is not a rule number, :class:`UnknownEditionError` for
         an edition without rules and :class:`UnknownRuleError` (with the
         nearest existing numbers) when no rule has the number. Numbers match
-        exactly: ``502.1`` is never ``502.10``.
+        exactly: ``502.1`` is never ``502.10``. ``with_links`` adds what the
+        rule graph says about the rule (:meth:`links`).
         """
         wanted = RuleNumber.parse(number)
         canonical = str(wanted)
@@ -181,7 +187,12 @@ class KnowledgeBase:
             if rule is None and misprinted:
                 rule, misprinted = misprinted[0], misprinted[1:]
             if rule is not None:
-                return self._lookup(rule, canonical, misprinted)
+                found = self._lookup(rule, canonical, misprinted)
+                if with_links:
+                    from dataclasses import replace
+
+                    found = replace(found, links=self.links(rule))
+                return found
         nearest = self.nearest(wanted, editions[0]) if editions else ()
         raise UnknownRuleError(number.strip(), nearest, edition or "")
 
@@ -249,6 +260,55 @@ class KnowledgeBase:
             return (-shared, distance)
 
         return tuple(str(n) for n in sorted(window, key=closeness)[:count])
+
+    @property
+    def graph(self):
+        """The :class:`rules_kb.graph.Graph` of the corpus, read from the cache
+        (built again, and written back if possible, when the file is missing
+        or damaged)."""
+        if self._graph is None:
+            from rules_kb.graph import Graph, build_graph
+
+            path = self.cache_dir / GRAPH_FILE
+            try:
+                with open(path, "rb") as handle:
+                    graph = pickle.load(handle)
+                if isinstance(graph, Graph):
+                    self._graph = graph
+            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+                pass
+            if self._graph is None:
+                self._graph = build_graph(self.corpus)
+                try:
+                    staging = path.with_name(f".{GRAPH_FILE}.{os.getpid()}")
+                    with open(staging, "wb") as handle:
+                        pickle.dump(self._graph, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                    staging.replace(path)
+                except OSError:
+                    pass  # a read-only cache still answers, it builds the graph each time
+        return self._graph
+
+    def record(self, node: str):
+        """The record of a graph node id (see :mod:`rules_kb.graph`), or None."""
+        if self._records is None:
+            from rules_kb.graph import record_nodes
+
+            self._records = record_nodes(self.corpus)
+        return self._records.get(node)
+
+    def links(self, rule: Rule):
+        """What the graph says about ``rule``: :class:`rules_kb.links.RuleLinks`."""
+        from rules_kb.links import rule_links
+
+        return rule_links(self, rule)
+
+    @property
+    def diagnostics(self):
+        """Every diagnostic: the parsers' (``corpus.diagnostics``), then the
+        graph's (references that resolve nowhere), by document and line."""
+        order = {document.id: position for position, document in enumerate(self.corpus.documents)}
+        found = (*self.corpus.diagnostics, *self.graph.diagnostics)
+        return tuple(sorted(found, key=lambda d: (order.get(d.document, len(order)), d.line)))
 
     @property
     def glossary(self):

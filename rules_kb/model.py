@@ -32,6 +32,9 @@ class Document:
 
     ``date`` is an ISO date string, ``YYYY-MM-DD`` or ``YYYY`` when only the
     year is known. ``path`` is the absolute path of the file as loaded.
+    ``cites_edition`` is the edition whose numbers the document's references
+    use when it is not the document's own (``""``: its own edition, or for a
+    document without rules the newest complete edition).
     """
 
     id: str
@@ -43,6 +46,7 @@ class Document:
     title: str
     origin: str
     path: str = ""
+    cites_edition: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,7 @@ def course_section_dict(section: CourseSection) -> dict[str, Any]:
 
 def document_dict(document: Document, counts: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
     """A manifest entry ``{"id", "file", "kind", "language", "edition", "date",
-    "title", "origin"}``; with ``counts``, also ``"counts": {"rules",
+    "title", "origin", "cites_edition"}``; with ``counts``, also ``"counts": {"rules",
     "glossary", "cards", "rulings", "faq_sections", "course"}``."""
     data: dict[str, Any] = {
         "id": document.id,
@@ -142,6 +142,7 @@ def document_dict(document: Document, counts: dict[str, dict[str, int]] | None =
         "date": document.date,
         "title": document.title,
         "origin": document.origin,
+        "cites_edition": document.cites_edition,
     }
     if counts is not None:
         data["counts"] = counts.get(document.id, dict.fromkeys(COUNTED, 0))
@@ -160,14 +161,19 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
-    """``show``: ``{"rule", "context", "subrules", "notes", "also_printed_on", "versions"}``.
+    """``show``: ``{"rule", "context", "subrules", "notes", "also_printed_on",
+    "versions"}``, and with the graph (``lookup.links``) ``cites``,
+    ``cited_by``, ``terms``, ``rulings``, ``cards``, ``counterparts``
+    (:func:`links_dict`).
 
     ``context`` is the parent chain from the chapter down, ``subrules`` the
     direct subrules (empty with ``only``), ``versions`` the other texts of
-    the rule (a FAQ's revision), each a :func:`rule_dict` (a version also
-    has ``"subrules"``).
+    the rule (a FAQ's revision), each a :func:`rule_dict` with
+    ``"subrules"``; with the graph, a version also has ``score`` and
+    ``diff`` (:func:`diff_list`, older text to newer), and each of its
+    subrules a ``diff``.
     """
-    return {
+    data = {
         "rule": rule_dict(lookup.rule),
         "context": [rule_dict(rule) for rule in lookup.ancestors],
         "subrules": [] if only else [rule_dict(rule) for rule in lookup.children],
@@ -176,6 +182,67 @@ def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
         "versions": [
             {**rule_dict(rule), "subrules": [] if only else [rule_dict(child) for child in children]}
             for rule, children in zip(lookup.versions, lookup.version_subrules)
+        ],
+    }
+    links = lookup.links
+    if links is not None:
+        data.update(links_dict(links))
+        diffs = {version.rule.key: version for version in links.versions}
+        for version in data["versions"]:
+            found = diffs.get(f"{version['edition']}:{version['number']}")
+            if found is not None:
+                version["score"] = found.score
+                version["diff"] = diff_list(found.diff)
+                by_number = {child.number: diff for child, diff in found.subrules}
+                for child in version["subrules"]:
+                    child["diff"] = diff_list(by_number.get(child["number"], ()))
+    return data
+
+
+def link_dict(link) -> dict[str, Any]:
+    """A record at the other end of a graph edge (:class:`rules_kb.links.Link`):
+    ``{"kind", "id", "via", "document", "line"}`` plus, by kind: rule
+    ``number, edition, title, excerpt``; glossary ``term, edition,
+    definition`` (first sentence); ruling ``card, section, faq, text``;
+    card ``name, faq``; faq-section ``title, faq``; course ``title, course``."""
+    from rules_kb.links import first_sentence
+
+    record = link.record
+    data: dict[str, Any] = {"kind": link.kind, "id": link.node, "via": link.text}
+    if isinstance(record, Rule):
+        data.update(number=record.number, edition=record.edition, title=record.title, excerpt=first_sentence(record.text))
+    elif isinstance(record, GlossaryEntry):
+        data.update(term=record.term, edition=record.edition, definition=first_sentence(record.text))
+    elif isinstance(record, Ruling):
+        data.update(card=record.card, section=record.section, faq=record.faq, text=record.text)
+    elif isinstance(record, Card):
+        data.update(name=record.name, faq=record.faq)
+    elif isinstance(record, CourseSection):
+        data.update(title=record.title, course=record.course)
+    else:
+        data.update(title=record.title, faq=record.faq)
+    data.update(document=record.source.document, line=record.source.line_start)
+    return data
+
+
+def diff_list(diff) -> list[dict[str, str]]:
+    """A word diff as ``[{"op": "equal"|"delete"|"insert", "text"}]``."""
+    return [{"op": op, "text": text} for op, text in diff]
+
+
+def links_dict(links) -> dict[str, Any]:
+    """The graph part of ``show --json``: ``cites``, ``cited_by``, ``terms``,
+    ``rulings`` (each :func:`link_dict`; a ruling's ``via`` is ``"cite"`` or
+    ``"section"``), ``cards``, ``counterparts`` (:func:`link_dict` with
+    ``score`` and ``text``)."""
+    return {
+        "cites": [link_dict(link) for link in links.cites],
+        "cited_by": [link_dict(link) for link in links.cited_by],
+        "terms": [link_dict(link) | {"written": link.text} for link in links.terms],
+        "rulings": [link_dict(link) for link in links.rulings],
+        "cards": [link_dict(link) for link in links.cards],
+        "counterparts": [
+            link_dict(link) | {"score": link.score, "text": link.record.text} for link in links.counterparts
         ],
     }
 
@@ -264,7 +331,7 @@ def index_dict(kb: KnowledgeBase) -> dict[str, Any]:
     data: dict[str, Any] = {"folder": kb.corpus.folder, "cache": str(kb.cache_dir), "fingerprint": kb.corpus.fingerprint}
     for name in COUNTED:
         data[name] = len(getattr(kb.corpus, name))
-    data["diagnostics"] = len(kb.corpus.diagnostics)
+    data["diagnostics"] = len(kb.diagnostics)
     return data
 
 
@@ -281,7 +348,7 @@ def corpus_list_dict(kb: KnowledgeBase) -> dict[str, Any]:
 
 def corpus_check_dict(kb: KnowledgeBase) -> dict[str, Any]:
     """``corpus check``: ``{"diagnostics": [diagnostic_dict…]}``."""
-    return {"diagnostics": [diagnostic_dict(d) for d in kb.corpus.diagnostics]}
+    return {"diagnostics": [diagnostic_dict(d) for d in kb.diagnostics]}
 
 
 def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
@@ -298,7 +365,7 @@ def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
         "faq_sections": [faq_section_dict(section) for section in corpus.faq_sections],
         "faqs": [faq_info_dict(info) for info in corpus.faqs],
         "course": [course_section_dict(section) for section in corpus.course],
-        "diagnostics": [diagnostic_dict(d) for d in corpus.diagnostics],
+        "diagnostics": [diagnostic_dict(d) for d in kb.diagnostics],
     }
 
 
