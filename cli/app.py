@@ -178,6 +178,68 @@ def ask(
 
 
 @app.command()
+def graph(
+    target: Annotated[
+        str, typer.Argument(metavar="RÈGLE_OU_TERME", help="Numéro de règle (418.5a) ou terme du glossaire (« Couche »).")
+    ],
+    depth: Annotated[int, typer.Option("--depth", "-d", min=0, max=5, metavar="N", help="Distance maximale au centre (1 par défaut).")] = 1,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="json, dot (Graphviz) ou mermaid (dot par défaut).")
+    ] = "dot",
+    relation: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--relation", "-r", metavar="RELATION",
+            help="Ne suivre que ces liens (option répétable) : cites, uses-term, contains, counterpart, version-of, keyword, points-to, quotes, has-ruling.",
+        ),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500, metavar="N", help="Nombre maximal de nœuds (60 par défaut).")] = 60,
+    output: Annotated[
+        Optional[str],
+        typer.Option("--output", "-o", metavar="FICHIER", help="Écrire dans ce fichier ; .svg, .png ou .pdf : dessiné par Graphviz (format dot)."),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Remplacer le fichier de sortie s'il existe.")] = False,
+    edition: EditionOption = None,
+    as_json: JsonOption = False,
+    corpus: CorpusOption = None,
+) -> None:
+    """Le voisinage d'une règle ou d'un terme dans le graphe des règles, pour en faire une image."""
+    from rules_kb.diagram import FORMATS
+
+    chosen = "json" if as_json else output_format.strip().lower()
+    if chosen not in FORMATS:
+        render.error(
+            f"Format « {output_format} » inconnu. Formats possibles : {', '.join(FORMATS)} "
+            "(pour une image : --format dot -o graphe.svg)."
+        )
+        raise typer.Exit(1)
+
+    def compute(kb):
+        from rules_kb import diagram
+
+        hood = diagram.neighbourhood(kb, target, depth, edition, tuple(relation or ()), limit)
+        text = {
+            "json": lambda: json.dumps(diagram.neighbourhood_dict(hood), ensure_ascii=False, indent=2) + "\n",
+            "dot": lambda: diagram.to_dot(hood),
+            "mermaid": lambda: diagram.to_mermaid(hood),
+        }[chosen]()
+        written = diagram.write_picture(text, output, force, dot=chosen == "dot") if output and output != "-" else None
+        return hood, text, written
+
+    def show_picture(result, kb) -> None:
+        render.picture(*result)
+
+    def to_json(result):
+        from rules_kb import diagram
+
+        data = diagram.neighbourhood_dict(result[0])
+        data["output"] = str(result[2]) if result[2] else None
+        return data
+
+    _respond(corpus, as_json, compute, to_json, show_picture)
+
+
+@app.command()
 def index(as_json: JsonOption = False, corpus: CorpusOption = None) -> None:
     """Reconstruit l'index du corpus (sinon construit automatiquement au premier usage)."""
     _respond(

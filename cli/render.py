@@ -229,6 +229,17 @@ def _links(result, kb, only: bool) -> None:
             console.print(Padding(line, (0, 0, 0, 4)))
 
 
+def picture(hood, text: str, written) -> None:
+    """``graph``: the picture's text on standard output, or where it was written."""
+    if written is None:
+        import sys
+
+        sys.stdout.write(text)
+        return
+    note = " (tronqué : augmentez --limit)" if hood.truncated else ""
+    err_console.print(f"Graphe de {len(hood.nodes)} nœud(s) et {len(hood.edges)} lien(s) écrit dans « {written} »{note}.")
+
+
 def search(result, kb) -> None:
     """``search``: ranked hits with their kind, origin and highlighted snippet;
     a card is followed by its rulings."""
@@ -269,6 +280,10 @@ def definition(result, kb) -> None:
     for followed in result.followed:
         console.print(Text("\n→ Voir :", style="bold"))
         _entry(followed, indent=2)
+    if result.used_by:
+        console.print(Text(f"\nRègles qui emploient ce terme ({len(result.used_by)}) :", style="bold"))
+        for link in result.used_by:
+            console.print(_link_line(link, f"« {link.text} »"))
     source = result.entry.source
     console.print(
         Text(f"\nSource : glossaire, édition {result.entry.edition}, {files.get(source.document, source.document)}, "

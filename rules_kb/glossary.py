@@ -33,7 +33,10 @@ class Definition:
     its similarity (100 for exact). ``followed`` are the entries its "Voir"
     pointers lead to, in order (a pointer entry's target first, then its
     own target…); ``cited_rules`` the rules it cites that exist in its
-    edition; ``alternatives`` other entries that fit, best first.
+    edition; ``alternatives`` other entries that fit, best first;
+    ``used_by`` the rules whose text uses the term (of the entry, or for a
+    pointer of the entry it leads to), as :class:`rules_kb.links.Link`
+    filled in by :meth:`rules_kb.kb.KnowledgeBase.define`.
     """
 
     query: str
@@ -43,6 +46,7 @@ class Definition:
     followed: tuple[GlossaryEntry, ...]
     cited_rules: tuple[Rule, ...]
     alternatives: tuple[GlossaryEntry, ...]
+    used_by: tuple = ()
 
 
 class Glossary:

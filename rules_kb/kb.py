@@ -320,10 +320,16 @@ class KnowledgeBase:
         return self._glossary
 
     def define(self, term: str):
-        """The glossary entry for ``term``; see :func:`rules_kb.glossary.define`."""
-        from rules_kb.glossary import define
+        """The glossary entry for ``term`` with the rules using it; see
+        :func:`rules_kb.glossary.define`."""
+        from dataclasses import replace
 
-        return define(self.glossary, term, self.rule)
+        from rules_kb.glossary import define
+        from rules_kb.links import term_users
+
+        found = define(self.glossary, term, self.rule)
+        entry = found.followed[-1] if found.entry.is_pointer and found.followed else found.entry
+        return replace(found, used_by=term_users(self, entry))
 
     def search(self, query: str, limit: int = 10, edition: str | None = None, kinds: tuple[str, ...] = ()):
         """Full-text search over every kind of record, or ``kinds`` (French or

@@ -253,7 +253,9 @@ def definition_dict(definition) -> dict[str, Any]:
     ``entry`` and each of ``followed`` (entries reached by "Voir") are a
     :func:`glossary_entry_dict`; ``alternatives`` are the terms of other
     entries that fit; ``match`` is ``"exact"`` or ``"approx"``;
-    ``cited_rules`` are ``{"number", "edition", "title", "text"}``.
+    ``cited_rules`` are ``{"number", "edition", "title", "text"}``;
+    ``used_by`` the rules whose text uses the term, each :func:`link_dict`
+    with ``written`` (the words as the rule writes them).
     """
     return {
         "query": definition.query,
@@ -266,6 +268,7 @@ def definition_dict(definition) -> dict[str, Any]:
             {"number": rule.number, "edition": rule.edition, "title": rule.title, "text": rule.text}
             for rule in definition.cited_rules
         ],
+        "used_by": [link_dict(link) | {"written": link.text} for link in definition.used_by],
     }
 
 

@@ -1,0 +1,212 @@
+"""The neighbourhood of a rule or a glossary term, as a picture: JSON, Graphviz DOT, Mermaid.
+
+>>> hood = neighbourhood(kb, "418.5a", depth=1)          # doctest: +SKIP
+>>> print(to_mermaid(hood))                               # doctest: +SKIP
+
+:func:`write_picture` writes a DOT text, or renders it with Graphviz's
+``dot`` program (SVG, PNG, PDF) where it is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rules_kb.errors import RulesKbError
+from rules_kb.graph import RELATION_LABELS, Edge, Relation, glossary_node, node_kind, rule_node
+from rules_kb.numbers import RuleNumber, RuleNumberError
+
+if TYPE_CHECKING:
+    from rules_kb.kb import KnowledgeBase
+
+#: What ``--relation`` accepts: the English ids and the French labels.
+RELATION_NAMES = {
+    **{relation.value: relation for relation in Relation},
+    **{label: relation for relation, label in RELATION_LABELS.items()},
+}
+
+FORMATS = ("json", "dot", "mermaid")
+#: Files Graphviz renders, by suffix.
+RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
+
+
+class DiagramError(RulesKbError):
+    """A picture cannot be made or written (unknown relation, no Graphviz, existing file…)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbourhood:
+    """Nodes within ``depth`` edges of ``center``: ``nodes`` as ``(node id,
+    record)`` in breadth-first order (the center first), ``edges`` between
+    them, and ``truncated`` when ``limit`` nodes cut the walk short."""
+
+    center: str
+    depth: int
+    nodes: tuple[tuple[str, Any], ...]
+    edges: tuple[Edge, ...]
+    truncated: bool
+
+
+def resolve_relation(name: str) -> Relation:
+    """A :class:`Relation` from its id (``cites``) or French label (``cite``);
+    raises :class:`DiagramError` listing the accepted names."""
+    relation = RELATION_NAMES.get(name.strip().lower())
+    if relation is None:
+        accepted = ", ".join(relation.value for relation in Relation)
+        raise DiagramError(f"Relation « {name} » inconnue. Relations possibles : {accepted}.")
+    return relation
+
+
+def neighbourhood(
+    kb: KnowledgeBase,
+    target: str,
+    depth: int = 1,
+    edition: str | None = None,
+    relations: tuple[str, ...] = (),
+    limit: int = 60,
+) -> Neighbourhood:
+    """The neighbourhood of a rule number (``"418.5a"``) or a glossary term
+    (``"Couche"``, typos allowed as in ``define``).
+
+    Raises :class:`rules_kb.errors.UnknownRuleError`,
+    :class:`rules_kb.errors.UnknownTermError`,
+    :class:`rules_kb.errors.UnknownEditionError` and :class:`DiagramError`
+    (unknown relation).
+    """
+    wanted = tuple(dict.fromkeys(resolve_relation(name) for name in relations))
+    try:
+        RuleNumber.parse(target)
+    except RuleNumberError:
+        center = glossary_node(kb.define(target).entry)
+    else:
+        center = rule_node(kb.lookup(target, edition).rule)
+    nodes, edges, truncated = kb.graph.neighbourhood(center, depth, wanted, limit)
+    return Neighbourhood(center, depth, tuple((node, kb.record(node)) for node in nodes), tuple(edges), truncated)
+
+
+def label(node: str, record: Any) -> str:
+    """A short label of a node: ``"420.5c Une créature avec des blessures…"``,
+    ``"Couche"`` (glossary), ``"Guide griffon"`` (card)…"""
+    from rules_kb.links import first_sentence
+
+    kind = node_kind(node)
+    if record is None:
+        return node
+    if kind == "rule":
+        text = record.title or first_sentence(record.text, 40)
+        return f"{record.number} ({record.edition}) {text}".strip()
+    if kind == "glossary":
+        return record.term
+    if kind == "card":
+        return record.name
+    if kind == "ruling":
+        return "Décision : " + first_sentence(record.text, 40)
+    return record.title
+
+
+def neighbourhood_dict(hood: Neighbourhood) -> dict[str, Any]:
+    """``graph --json``: ``{"center", "depth", "truncated", "nodes": [{"id",
+    "kind", "label"}], "edges": [{"source", "target", "relation", "score",
+    "text"}]}``."""
+    return {
+        "center": hood.center,
+        "depth": hood.depth,
+        "truncated": hood.truncated,
+        "nodes": [{"id": node, "kind": node_kind(node), "label": label(node, record)} for node, record in hood.nodes],
+        "edges": [
+            {"source": e.source, "target": e.target, "relation": e.relation.value, "score": e.score, "text": e.text}
+            for e in hood.edges
+        ],
+    }
+
+
+_SHAPES = {"rule": "box", "glossary": "ellipse", "card": "note", "ruling": "plaintext", "faq-section": "folder", "course": "tab"}
+
+
+def _dot_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def to_dot(hood: Neighbourhood) -> str:
+    """The neighbourhood as a Graphviz DOT digraph (edges labelled in French)."""
+    lines = ["digraph voisinage {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];']
+    for node, record in hood.nodes:
+        attributes = f"label={_dot_string(label(node, record))}, shape={_SHAPES.get(node_kind(node), 'box')}"
+        if node == hood.center:
+            attributes += ", style=bold"
+        lines.append(f"  {_dot_string(node)} [{attributes}];")
+    for edge in hood.edges:
+        text = RELATION_LABELS[edge.relation]
+        if edge.relation in (Relation.COUNTERPART, Relation.VERSION_OF):
+            text += f" {edge.score:.0%}"
+        lines.append(f"  {_dot_string(edge.source)} -> {_dot_string(edge.target)} [label={_dot_string(text)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_text(text: str) -> str:
+    return text.replace('"', "#quot;").replace("\n", " ")
+
+
+def to_mermaid(hood: Neighbourhood) -> str:
+    """The neighbourhood as a Mermaid flowchart (nodes ``n0``, ``n1``… in breadth-first order)."""
+    ids = {node: f"n{position}" for position, (node, _) in enumerate(hood.nodes)}
+    lines = ["flowchart LR"]
+    for node, record in hood.nodes:
+        text = _mermaid_text(label(node, record))
+        shape = ('(["', '"])') if node_kind(node) == "glossary" else ('["', '"]')
+        lines.append(f"  {ids[node]}{shape[0]}{text}{shape[1]}")
+    for edge in hood.edges:
+        text = RELATION_LABELS[edge.relation]
+        if edge.relation in (Relation.COUNTERPART, Relation.VERSION_OF):
+            text += f" {edge.score:.0%}"
+        lines.append(f'  {ids[edge.source]} -->|"{_mermaid_text(text)}"| {ids[edge.target]}')
+    lines.append(f"  style {ids[hood.center]} stroke-width:3px")
+    return "\n".join(lines) + "\n"
+
+
+def write_picture(text: str, path: str | os.PathLike[str], force: bool = False, dot: bool = False) -> Path:
+    """Write ``text`` to ``path``, whole or not at all; a DOT text (``dot``)
+    to a ``.svg``, ``.png`` or ``.pdf`` file is rendered with Graphviz.
+
+    Never replaces an existing file unless ``force``. Raises
+    :class:`DiagramError` for an existing file, a missing Graphviz, a failed
+    rendering or an unwritable folder.
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise DiagramError(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
+    if target.is_dir():
+        raise DiagramError(f"« {target} » est un dossier ; donnez un nom de fichier.")
+    output = RENDERED.get(target.suffix.lower()) if dot else None
+    data = text.encode("utf-8")
+    if output:
+        program = shutil.which("dot")
+        if program is None:
+            raise DiagramError(
+                "Graphviz (le programme « dot ») n'est pas installé : impossible de produire "
+                f"« {target.name} ». Écrivez le texte DOT dans un fichier .dot, ou installez Graphviz."
+            )
+        done = subprocess.run([program, f"-T{output}"], input=data, capture_output=True, check=False)
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip()
+            raise DiagramError(f"Graphviz n'a pas pu dessiner le graphe : {message}")
+        data = done.stdout
+    try:
+        handle, staging = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        if target.exists() and not force:
+            os.unlink(staging)
+            raise DiagramError(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
+        os.replace(staging, target)
+    except OSError as error:
+        from rules_kb.errors import describe_os_error
+
+        raise DiagramError(f"Impossible d'écrire « {target} » : {describe_os_error(error)}.") from None
+    return target
