@@ -96,6 +96,8 @@ def test_locate_prefers_argument_then_environment(tmp_path, monkeypatch):
         (_entry().replace('title = "Titre"', "title = 3"), {"doc.txt": ""}, "« title » doit être un texte"),
         (_entry() + _entry(), {"doc.txt": ""}, "l'id « doc » est déjà utilisé"),
         ("titre = 'x'\n", {}, "clé inconnue « titre »"),
+        (_entry() + "cites_edition = 2011\n", {"doc.txt": ""}, "« cites_edition » doit être un texte"),
+        (_entry() + "cites_edition = '1999'\n", {"doc.txt": ""}, "cites_edition « 1999 » n'est l'édition d'aucun document"),
     ],
 )
 def test_manifest_errors_are_french_and_name_the_problem(tmp_path, manifest, files, expected):
