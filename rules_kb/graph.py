@@ -23,18 +23,15 @@ built (:mod:`indexer.build`) and is pickled beside the records.
 
 from __future__ import annotations
 
-import difflib
 import enum
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rules_kb.model import Corpus, Diagnostic, Document, DocumentKind, GlossaryEntry, Rule, Ruling, Severity
 from rules_kb.numbers import Level, RuleNumber
-from rules_kb.references import ReferenceKind, find_references
 from rules_kb.text import fold, normalise_term
 
 
@@ -128,20 +125,27 @@ def ruling_nodes(rulings: Iterable[Ruling]) -> list[str]:
     return ids
 
 
-def record_nodes(corpus: Corpus) -> dict[str, Any]:
-    """Every record of ``corpus`` by its node id."""
-    nodes: dict[str, Any] = {rule_node(rule): rule for rule in corpus.rules}
-    nodes.update((glossary_node(entry), entry) for entry in corpus.glossary)
-    nodes.update((node_id("card", card.faq, card.name), card) for card in corpus.cards)
-    nodes.update(zip(ruling_nodes(corpus.rulings), corpus.rulings))
-    nodes.update(
-        (node_id("faq-section", section.faq, str(position)), section)
-        for position, section in enumerate(corpus.faq_sections, start=1)
-    )
-    nodes.update(
-        (node_id("course", section.course, str(position)), section)
-        for position, section in enumerate(corpus.course, start=1)
-    )
+def record_nodes(corpus: Corpus, kind: str = "") -> dict[str, Any]:
+    """The records of ``corpus`` by node id: those of one ``kind``
+    (``"rule"``, ``"glossary"``…), or all of them."""
+    tables = {
+        "rule": lambda: ((rule_node(rule), rule) for rule in corpus.rules),
+        "glossary": lambda: ((glossary_node(entry), entry) for entry in corpus.glossary),
+        "card": lambda: ((node_id("card", card.faq, card.name), card) for card in corpus.cards),
+        "ruling": lambda: zip(ruling_nodes(corpus.rulings), corpus.rulings),
+        "faq-section": lambda: (
+            (node_id("faq-section", section.faq, str(position)), section)
+            for position, section in enumerate(corpus.faq_sections, start=1)
+        ),
+        "course": lambda: (
+            (node_id("course", section.course, str(position)), section)
+            for position, section in enumerate(corpus.course, start=1)
+        ),
+    }
+    nodes: dict[str, Any] = {}
+    for name, pairs in tables.items():
+        if not kind or kind == name:
+            nodes.update(pairs())
     return nodes
 
 
@@ -150,23 +154,30 @@ def node_kind(node: str) -> str:
     return node.partition(":")[0]
 
 
-@dataclass(slots=True)
 class Graph:
     """The edges of the rule graph, indexed both ways, and the diagnostics
-    of references that resolve nowhere."""
+    of references that resolve nowhere.
 
-    edges: tuple[Edge, ...]
-    diagnostics: tuple[Diagnostic, ...] = ()
-    _out: dict[str, list[Edge]] = field(default_factory=dict, repr=False)
-    _in: dict[str, list[Edge]] = field(default_factory=dict, repr=False)
+    ``edges`` is a tuple of :class:`Edge`; ``diagnostics`` a tuple of
+    :class:`rules_kb.model.Diagnostic`. Pickled as plain tuples (read back
+    several times faster than records; ``show`` reads it each time).
+    """
 
-    def __post_init__(self) -> None:
+    __slots__ = ("edges", "diagnostics", "_out", "_in")
+
+    def __init__(self, edges: tuple[Edge, ...], diagnostics: tuple[Diagnostic, ...] = ()) -> None:
+        self.edges = edges
+        self.diagnostics = diagnostics
+        self._index()
+
+    def _index(self) -> None:
+        self._out: dict[str, list[Edge]] = {}
+        self._in: dict[str, list[Edge]] = {}
         for edge in self.edges:
             self._out.setdefault(edge.source, []).append(edge)
             self._in.setdefault(edge.target, []).append(edge)
 
     def __getstate__(self):
-        # plain tuples with shared strings: unpickled several times faster than Edge objects
         names: dict[str, str] = {}
         edges = [
             (names.setdefault(e.source, e.source), names.setdefault(e.target, e.target), e.relation.value, e.score, e.text)
@@ -178,8 +189,7 @@ class Graph:
         relations = {relation.value: relation for relation in Relation}
         self.edges = tuple(Edge(s, t, relations[r], score, text) for s, t, r, score, text in state["edges"])
         self.diagnostics = state["diagnostics"]
-        self._out, self._in = {}, {}
-        self.__post_init__()
+        self._index()
 
     def outgoing(self, node: str, *relations: Relation) -> list[Edge]:
         """Edges from ``node``, of the given relations (all if none)."""
@@ -235,6 +245,8 @@ def word_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """A word-level diff of two texts: ``(op, text)`` pairs in order, ``op``
     one of ``"equal"``, ``"delete"`` (only in ``old``), ``"insert"`` (only in
     ``new``); the texts of the pairs, joined with spaces, give back each text."""
+    import difflib
+
     before, after = old.split(), new.split()
     parts: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
@@ -306,6 +318,8 @@ class _Builder:
 
     def cite(self, node: str, text: str, source, document: Document | None, own: str = "", what: str = "") -> None:
         """Add the edges for every reference in ``text`` of the record ``node``."""
+        from rules_kb.references import ReferenceKind, find_references
+
         editions = self.editions_for(document, own)
         for reference in find_references(text):
             if reference.kind is ReferenceKind.TERM:
@@ -500,6 +514,8 @@ class _Builder:
 
     def versions(self) -> None:
         """A FAQ's quoted rule → the same number in the newest complete edition."""
+        import difflib
+
         base = self.rules.get(self.default_edition, {})
         for rule in self.corpus.rules:
             other = base.get(rule.number) if rule.quoted_from else None

@@ -290,11 +290,17 @@ class KnowledgeBase:
 
     def record(self, node: str):
         """The record of a graph node id (see :mod:`rules_kb.graph`), or None."""
+        kind, _, rest = node.partition(":")
+        if kind == "rule":
+            edition, _, number = rest.partition(":")
+            return self._by_number.get((edition, number))
         if self._records is None:
+            self._records = {}
+        if kind not in self._records:
             from rules_kb.graph import record_nodes
 
-            self._records = record_nodes(self.corpus)
-        return self._records.get(node)
+            self._records[kind] = record_nodes(self.corpus, kind)
+        return self._records[kind].get(node)
 
     def links(self, rule: Rule):
         """What the graph says about ``rule``: :class:`rules_kb.links.RuleLinks`."""
