@@ -125,6 +125,14 @@ def neighbourhood_dict(hood: Neighbourhood) -> dict[str, Any]:
     }
 
 
+def edge_label(edge: Edge) -> str:
+    """The French label of an edge, with its similarity for counterparts and versions."""
+    text = RELATION_LABELS[edge.relation]
+    if edge.relation in (Relation.COUNTERPART, Relation.VERSION_OF):
+        text += f" {edge.score:.0%}"
+    return text
+
+
 _SHAPES = {"rule": "box", "glossary": "ellipse", "card": "note", "ruling": "plaintext", "faq-section": "folder", "course": "tab"}
 
 
@@ -141,9 +149,7 @@ def to_dot(hood: Neighbourhood) -> str:
             attributes += ", style=bold"
         lines.append(f"  {_dot_string(node)} [{attributes}];")
     for edge in hood.edges:
-        text = RELATION_LABELS[edge.relation]
-        if edge.relation in (Relation.COUNTERPART, Relation.VERSION_OF):
-            text += f" {edge.score:.0%}"
+        text = edge_label(edge)
         lines.append(f"  {_dot_string(edge.source)} -> {_dot_string(edge.target)} [label={_dot_string(text)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -162,9 +168,7 @@ def to_mermaid(hood: Neighbourhood) -> str:
         shape = ('(["', '"])') if node_kind(node) == "glossary" else ('["', '"]')
         lines.append(f"  {ids[node]}{shape[0]}{text}{shape[1]}")
     for edge in hood.edges:
-        text = RELATION_LABELS[edge.relation]
-        if edge.relation in (Relation.COUNTERPART, Relation.VERSION_OF):
-            text += f" {edge.score:.0%}"
+        text = edge_label(edge)
         lines.append(f'  {ids[edge.source]} -->|"{_mermaid_text(text)}"| {ids[edge.target]}')
     lines.append(f"  style {ids[hood.center]} stroke-width:3px")
     return "\n".join(lines) + "\n"
