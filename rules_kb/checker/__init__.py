@@ -1,0 +1,12 @@
+"""The executable checker: game-state scenarios and the state-based effects
+of rule 420, performed as the rules say and cited from the corpus.
+
+- :mod:`rules_kb.checker.state`: players, objects, zones, types, colours;
+- :mod:`rules_kb.checker.scenario`: TOML scenario files → state;
+- :mod:`rules_kb.checker.editions`: what differs between editions;
+- :mod:`rules_kb.checker.characteristics`: what each object is now;
+- :mod:`rules_kb.checker.state_based`: one function per state-based effect,
+  the simultaneous performing and the repeated check (420.3);
+- :mod:`rules_kb.checker.report`: a scenario run against the corpus, with
+  the rules' texts; the bundled examples.
+"""

@@ -1,0 +1,120 @@
+"""The characteristics of each object as the state-based effects see them.
+
+Part 1 of the checker has no continuous effects: an object's characteristics
+are the ones its scenario gives, and its power and toughness count its
++X/+Y and -X/-Y counters (200.10 and 418.5a, 2004).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules_kb.checker.state import (
+    AURA,
+    EQUIPMENT,
+    LEGEND,
+    CardType,
+    Color,
+    GameObject,
+    GameState,
+    Supertype,
+    power_toughness_counter,
+)
+from rules_kb.text import fold
+
+
+@dataclass(frozen=True, slots=True)
+class Characteristics:
+    """What an object is at one moment: its name, controller, types,
+    colours, abilities, and power and toughness (None for an object that is
+    not a creature and was given none)."""
+
+    name: str
+    controller: str
+    card_types: frozenset[CardType]
+    subtypes: tuple[str, ...]
+    supertypes: frozenset[Supertype]
+    colors: frozenset[Color]
+    abilities: tuple[str, ...]
+    mana_value: int
+    power: int | None
+    toughness: int | None
+
+    def is_a(self, card_type: CardType) -> bool:
+        """Whether the object has this card type."""
+        return card_type in self.card_types
+
+    def has_subtype(self, subtype: str) -> bool:
+        """Whether the object has this subtype (case and accents ignored)."""
+        wanted = fold(subtype)
+        return any(fold(own) == wanted for own in self.subtypes)
+
+    def has_ability(self, ability: str) -> bool:
+        """Whether one of the abilities is exactly ``ability`` (case and accents ignored)."""
+        wanted = fold(ability)
+        return any(fold(own) == wanted for own in self.abilities)
+
+    @property
+    def is_creature(self) -> bool:
+        return CardType.CREATURE in self.card_types
+
+    @property
+    def is_aura(self) -> bool:
+        """An enchantment with the subtype "local" (212.4c)."""
+        return CardType.ENCHANTMENT in self.card_types and self.has_subtype(AURA)
+
+    @property
+    def is_equipment(self) -> bool:
+        """An artifact with the subtype "équipement" (212.2g)."""
+        return CardType.ARTIFACT in self.card_types and self.has_subtype(EQUIPMENT)
+
+    @property
+    def is_legendary(self) -> bool:
+        """Subtype legend or supertype legendary (215.1)."""
+        return Supertype.LEGENDARY in self.supertypes or self.has_subtype(LEGEND)
+
+
+def counter_modifier(obj: GameObject) -> tuple[int, int]:
+    """The total ``(power, toughness)`` change of an object's +X/+Y and -X/-Y
+    counters. Implements 200.10 (2004)."""
+    power = toughness = 0
+    for name, count in obj.counters.items():
+        modifier = power_toughness_counter(name)
+        if modifier:
+            power += modifier[0] * count
+            toughness += modifier[1] * count
+    return power, toughness
+
+
+def characteristics_of(obj: GameObject) -> Characteristics:
+    """The characteristics of one object: printed values plus counters.
+
+    A creature given no power or toughness counts as 0 (a scenario must give
+    both for a creature in play; this only matters off the battlefield).
+    """
+    power, toughness = obj.power, obj.toughness
+    if CardType.CREATURE in obj.card_types or power is not None:
+        bonus = counter_modifier(obj)
+        power = (power or 0) + bonus[0]
+        toughness = (toughness or 0) + bonus[1]
+    return Characteristics(
+        name=obj.name,
+        controller=obj.controller,
+        card_types=obj.card_types,
+        subtypes=obj.subtypes,
+        supertypes=obj.supertypes,
+        colors=obj.colors,
+        abilities=obj.abilities,
+        mana_value=obj.mana_value,
+        power=power,
+        toughness=toughness,
+    )
+
+
+def characteristics(state: GameState, edition=None) -> dict[str, Characteristics]:
+    """The characteristics of every object that exists, by id.
+
+    ``edition`` (a :class:`rules_kb.checker.editions.Edition`) is unused
+    until continuous effects are applied (checker part 2).
+    """
+    return {obj.id: characteristics_of(obj) for obj in state.objects if obj.exists}

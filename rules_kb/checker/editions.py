@@ -1,0 +1,127 @@
+"""What the checker does differently from one edition of the rules to another.
+
+Everything that differs between editions lives here, as data: which
+state-based actions exist and under which rule numbers, where the rule texts
+are read, and the flags later parts of the checker consult. The checker code
+asks the edition; it never tests an edition's name.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from rules_kb.errors import RulesKbError
+
+
+class StateBasedAction(enum.Enum):
+    """The state-based effects the checker knows, by what they check (420.5)."""
+
+    ZERO_LIFE = "zero_life"
+    """A player with 0 or less life loses."""
+    ZERO_TOUGHNESS = "zero_toughness"
+    """A creature with 0 or less toughness is put into its owner's graveyard."""
+    LETHAL_DAMAGE = "lethal_damage"
+    """A creature with lethal damage and toughness above 0 is destroyed."""
+    ILLEGAL_AURA = "illegal_aura"
+    """An aura attached illegally or to nothing is put into the graveyard."""
+    LEGEND_RULE = "legend_rule"
+    """Two or more legends with the same name: all but the oldest go (ties: all)."""
+    TOKEN_OUT_OF_PLAY = "token_out_of_play"
+    """A token anywhere but in play ceases to exist."""
+    DRAW_FROM_EMPTY_LIBRARY = "draw_from_empty_library"
+    """A player who had to draw from an empty library loses."""
+    POISON = "poison"
+    """A player with ten or more poison counters loses."""
+    WORLD_RULE = "world_rule"
+    """Two or more world enchantments: all but the newest go (ties: all)."""
+    COPY_OUT_OF_ZONE = "copy_out_of_zone"
+    """A copy of a spell off the stack, or of a card off the stack and play, ceases to exist."""
+    ILLEGAL_EQUIPMENT = "illegal_equipment"
+    """An equipment attached illegally or to nothing becomes unattached."""
+    COUNTERS_CANCEL = "counters_cancel"
+    """+1/+1 and -1/-1 counters on one permanent are removed in pairs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """The rules one edition makes the checker follow.
+
+    ``id`` is the corpus edition (``"2004"``); ``text_editions`` are the
+    editions whose rule texts are cited, first found first (a FAQ quotes only
+    what changed). ``state_based_actions`` maps each state-based action of
+    the edition to its rule number, in the order the rules list them.
+    ``draw_rule`` is the rule saying that players losing at once is a draw.
+    ``switch_power_toughness_last`` says that power/toughness switching
+    effects apply after every other layer-6 effect (checker part 2).
+    ``description`` says in French what the edition is.
+    """
+
+    id: str
+    text_editions: tuple[str, ...]
+    state_based_actions: dict[StateBasedAction, str]
+    draw_rule: str
+    description: str
+    switch_power_toughness_last: bool = False
+
+    def rule_of(self, action: StateBasedAction) -> str | None:
+        """The rule number of ``action`` in this edition, None if it has no such rule."""
+        return self.state_based_actions.get(action)
+
+
+_2004 = Edition(
+    id="2004",
+    text_editions=("2004",),
+    state_based_actions={
+        StateBasedAction.ZERO_LIFE: "420.5a",
+        StateBasedAction.ZERO_TOUGHNESS: "420.5b",
+        StateBasedAction.LETHAL_DAMAGE: "420.5c",
+        StateBasedAction.ILLEGAL_AURA: "420.5d",
+        StateBasedAction.LEGEND_RULE: "420.5e",
+        StateBasedAction.TOKEN_OUT_OF_PLAY: "420.5f",
+        StateBasedAction.DRAW_FROM_EMPTY_LIBRARY: "420.5g",
+        StateBasedAction.POISON: "420.5h",
+        StateBasedAction.WORLD_RULE: "420.5i",
+        StateBasedAction.COPY_OUT_OF_ZONE: "420.5j",
+        StateBasedAction.ILLEGAL_EQUIPMENT: "420.5k",
+    },
+    draw_rule="102.4",
+    description="Règles complètes du 1er juin 2004 (v3.05).",
+)
+
+_2006_FAQ = replace(
+    _2004,
+    id="2006-faq",
+    text_editions=("2006-faq", "2004"),
+    state_based_actions={**_2004.state_based_actions, StateBasedAction.COUNTERS_CANCEL: "420.5n"},
+    description=(
+        "Règles de 2004 avec ce que la FAQ de Spirale temporelle (août 2006) change : "
+        "l'effet basé sur un état 420.5n (marqueurs +1/+1 et -1/-1) et l'échange de force "
+        "et d'endurance appliqué en dernier."
+    ),
+    switch_power_toughness_last=True,
+)
+
+#: Every edition the checker can follow, by corpus edition id.
+EDITIONS: dict[str, Edition] = {edition.id: edition for edition in (_2004, _2006_FAQ)}
+
+
+class UnsupportedEditionError(RulesKbError):
+    """The checker has no rules for this edition. ``edition`` is what was
+    asked; ``supported`` the editions it can follow."""
+
+    def __init__(self, edition: str, supported: tuple[str, ...], where: str = "") -> None:
+        self.edition = edition
+        self.supported = supported
+        super().__init__(
+            f"{where}Le vérificateur ne sait pas appliquer l'édition « {edition} ». "
+            f"Éditions possibles : {', '.join(supported)}."
+        )
+
+
+def edition(edition_id: str) -> Edition:
+    """The :class:`Edition` called ``edition_id``; raises :class:`UnsupportedEditionError`."""
+    try:
+        return EDITIONS[edition_id.strip()]
+    except KeyError:
+        raise UnsupportedEditionError(edition_id, tuple(EDITIONS)) from None

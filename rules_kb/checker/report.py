@@ -1,0 +1,174 @@
+"""Running a scenario against the corpus: the state-based effects performed,
+with the French text of every rule applied, read from the corpus.
+
+>>> from rules_kb.kb import KnowledgeBase
+>>> report = check_scenario(KnowledgeBase.open(), load_scenario("scenario.toml"))  # doctest: +SKIP
+>>> report.resolution.outcome.draw  # doctest: +SKIP
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+from rules_kb.checker.editions import EDITIONS, Edition, UnsupportedEditionError
+from rules_kb.checker.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
+from rules_kb.checker.state import GameState
+from rules_kb.checker.state_based import Action, Event, Resolution, run
+from rules_kb.errors import RulesKbError
+from rules_kb.model import Rule
+
+#: What each action does, in French, for one object or player.
+ACTION_LABELS = {
+    Action.LOSE: "perd la partie",
+    Action.PUT_INTO_GRAVEYARD: "mis au cimetière de son propriétaire",
+    Action.DESTROY: "détruit",
+    Action.CEASE_TO_EXIST: "cesse d'exister",
+    Action.UNATTACH: "cesse d'être attaché (reste en jeu)",
+    Action.REMOVE_COUNTERS: "perd des marqueurs",
+}
+#: What the French text says about regeneration, by :attr:`Action.regeneration`.
+REGENERATION_LABELS = {
+    True: "la régénération peut remplacer cette destruction",
+    False: "la régénération ne peut pas remplacer cet événement",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """A scenario checked: the scenario as read, the :class:`Resolution`
+    (rounds, final state, outcome), and ``texts``, the corpus record of every
+    rule cited (events, their ``see_also``, and the draw rule), by number."""
+
+    scenario: Scenario
+    resolution: Resolution
+    texts: dict[str, Rule]
+
+    @property
+    def edition(self) -> Edition:
+        return self.resolution.edition
+
+
+def choose_edition(kb, scenario: Scenario, override: str | None = None) -> Edition:
+    """The edition to follow: ``override`` (``--edition``), else the
+    scenario's, else the corpus's newest complete edition. Raises
+    :class:`UnsupportedEditionError` for an edition the checker cannot follow
+    and :class:`rules_kb.errors.UnknownEditionError` for one the corpus
+    lacks."""
+    wanted = (override or "").strip() or scenario.edition or kb.default_edition
+    if wanted not in EDITIONS:
+        kb.check_edition(wanted)  # an edition of no document: say so first
+        where = "" if override else (f"Scénario « {scenario.path} » : " if scenario.path else "")
+        raise UnsupportedEditionError(wanted, tuple(EDITIONS), where)
+    edition = EDITIONS[wanted]
+    for text_edition in edition.text_editions:
+        kb.check_edition(text_edition)
+    return edition
+
+
+def rule_text(kb, number: str, edition: Edition) -> Rule | None:
+    """The rule ``number`` as ``edition`` words it: from the first of its
+    text editions that has it (a FAQ quotes only what changed), or None."""
+    for text_edition in edition.text_editions:
+        found = kb.rule(number, text_edition)
+        if found is not None:
+            return found
+    return None
+
+
+def check_scenario(kb, scenario: Scenario, edition: str | None = None) -> CheckReport:
+    """Run the state-based effects on ``scenario`` and gather the texts of the
+    rules applied. ``edition`` overrides the scenario's. Raises the errors of
+    :func:`choose_edition`."""
+    chosen = choose_edition(kb, scenario, edition)
+    resolution = run(scenario.state, chosen)
+    numbers = [number for event in resolution.events for number in (event.rule, *event.see_also)]
+    if resolution.outcome.draw:
+        numbers.append(chosen.draw_rule)
+    texts = {}
+    for number in dict.fromkeys(numbers):
+        found = rule_text(kb, number, chosen)
+        if found is not None:
+            texts[number] = found
+    return CheckReport(scenario, resolution, texts)
+
+
+def object_label(state: GameState, object_id: str) -> str:
+    """``"Ours runegriffe (ours)"``: an object's name and id, or the id alone."""
+    obj = state.object(object_id)
+    if obj is None or obj.name == object_id:
+        return object_id
+    return f"{obj.name} ({object_id})"
+
+
+def describe(event: Event, before: GameState) -> str:
+    """One French sentence for an event, against the state it was found in:
+    ``"Ours runegriffe (ours) : détruit — 2 blessures, endurance 2 :
+    blessures fatales (420.5c)"``."""
+    who = [object_label(before, oid) for oid in event.objects] + list(event.players)
+    return f"{', '.join(who)} : {ACTION_LABELS[event.action]} — {event.reason} ({event.rule})"
+
+
+# -- bundled examples -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A bundled example scenario: ``name`` (file name without ``.toml``),
+    its ``title`` and its TOML ``text``."""
+
+    name: str
+    title: str
+    text: str
+
+
+class UnknownExampleError(RulesKbError):
+    """No bundled example has this name; ``known`` lists them."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        self.name = name
+        self.known = known
+        super().__init__(
+            f"Aucun exemple ne s'appelle « {name} ». Exemples : {', '.join(known)} "
+            "(la liste : rules-kb check --example)."
+        )
+
+
+def examples() -> tuple[Example, ...]:
+    """The bundled example scenarios (``rules_kb/checker/examples/*.toml``), by name."""
+    folder = resources.files("rules_kb.checker") / "examples"
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            text = entry.read_text(encoding="utf-8")
+            title = parse_scenario(text, entry.name).title
+            found.append(Example(entry.name[: -len(".toml")], title, text))
+    return tuple(found)
+
+
+def example(name: str) -> Example:
+    """The bundled example called ``name`` (``.toml`` optional); raises :class:`UnknownExampleError`."""
+    wanted = name.strip().removesuffix(".toml")
+    everything = examples()
+    for found in everything:
+        if found.name == wanted:
+            return found
+    raise UnknownExampleError(name, tuple(found.name for found in everything))
+
+
+__all__ = [
+    "ACTION_LABELS",
+    "CheckReport",
+    "Example",
+    "ScenarioError",
+    "UnknownExampleError",
+    "check_scenario",
+    "choose_edition",
+    "describe",
+    "example",
+    "examples",
+    "load_scenario",
+    "parse_scenario",
+    "rule_text",
+]

@@ -1,0 +1,577 @@
+"""Scenario files: a board state described in TOML, read into a :class:`GameState`.
+
+Keys are English; values accept the French terms of the rules with or
+without accents, singular or plural, and their English equivalents (see
+:mod:`rules_kb.checker.vocabulary`). The format is documented in the README
+("Scénarios") and by the bundled examples (``rules-kb check --example``).
+
+Every mistake raises :class:`ScenarioError`, in French, naming the file, the
+line when it can be found, the key and the accepted values.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules_kb.checker import vocabulary as vocab
+from rules_kb.checker.editions import EDITIONS
+from rules_kb.checker.state import (
+    NON_PERMANENT_TYPES,
+    CardType,
+    GameObject,
+    GameState,
+    Player,
+    Zone,
+    power_toughness_counter,
+)
+from rules_kb.errors import RulesKbError, describe_os_error
+
+#: The keys each table accepts, in the order the README documents them.
+TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell")
+PLAYER_KEYS = ("name", "life", "poison", "drew_from_empty_library")
+_OBJECT_KEYS = (
+    "id", "name", "controller", "owner", "card_types", "subtypes", "supertypes", "colors", "mana_value",
+    "power", "toughness", "abilities",
+)
+PERMANENT_KEYS = (
+    *_OBJECT_KEYS, "damage", "counters", "token", "copy_of_card", "zone", "attached_to", "enchant", "timestamp",
+)
+SPELL_KEYS = (*_OBJECT_KEYS, "copy", "copy_of_card", "zone", "timestamp")
+
+#: French names of the tables, for messages.
+_TABLE_NAMES = {"player": "[[player]]", "permanent": "[[permanent]]", "spell": "[[spell]]", "": "en tête du fichier"}
+
+
+class ScenarioError(RulesKbError):
+    """A scenario file cannot be used.
+
+    ``path`` is the file (``"<entrée standard>"`` for standard input),
+    ``line`` the 1-based line at fault (0: unknown), ``key`` the key at
+    fault (``""``: none), ``table`` where the key is (``"[[permanent]] n°2"``).
+    """
+
+    def __init__(self, message: str, path: str = "", line: int = 0, key: str = "", table: str = "") -> None:
+        self.path = path
+        self.line = line
+        self.key = key
+        self.table = table
+        self.detail = message
+        where = [f"scénario « {path} »" if path else "scénario"]
+        if line:
+            where.append(f"ligne {line}")
+        if table:
+            where.append(table)
+        if key:
+            where.append(f"clé « {key} »")
+        text = ", ".join(where)
+        super().__init__(text[0].upper() + text[1:] + " : " + message)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A scenario file as read: the state, the edition it asks for (``""``:
+    none given), its title (``""``: none) and the path it was read from."""
+
+    state: GameState
+    edition: str = ""
+    title: str = ""
+    path: str = ""
+
+
+class _Lines:
+    """Where tables and keys are in the TOML text: ``(table, index) → line``
+    and ``(table, index, key) → line`` (1-based). Best effort: a key inside a
+    multi-line string may be missed; such keys simply get no line."""
+
+    _ARRAY_RE = re.compile(r"^\[\[\s*([\w.-]+)\s*\]\]")
+    _TABLE_RE = re.compile(r"^\[\s*([\w.-]+)\s*\]")
+    _KEY_RE = re.compile(r"""^("[^"]*"|'[^']*'|[\w-]+)\s*[=.]""")
+
+    def __init__(self, text: str) -> None:
+        self.tables: dict[tuple[str, int], int] = {}
+        self.keys: dict[tuple[str, int, str], int] = {}
+        current = ("", 0)
+        counts: dict[str, int] = {}
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if found := self._ARRAY_RE.match(stripped):
+                name = found.group(1)
+                current = (name, counts.get(name, 0))
+                counts[name] = current[1] + 1
+                self.tables[current] = number
+            elif found := self._TABLE_RE.match(stripped):
+                current = (found.group(1), 0)
+                self.tables[current] = number
+            elif found := self._KEY_RE.match(stripped):
+                self.keys.setdefault((*current, found.group(1).strip("\"'")), number)
+
+
+class _Reader:
+    """Reads one scenario text; each ``_…`` method checks one kind of value."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
+        self.lines = _Lines(text)
+
+    # -- errors -------------------------------------------------------------
+
+    def error(self, message: str, table: str = "", index: int = 0, key: str = "") -> ScenarioError:
+        line = self.lines.keys.get((table, index, key)) or self.lines.tables.get((table, index), 0)
+        if not table and key:
+            line = self.lines.keys.get(("", 0, key), 0)
+        label = _TABLE_NAMES.get(table, table)
+        if table:
+            label += f" n°{index + 1}"
+        return ScenarioError(message, self.path, line, key, label if table else "")
+
+    # -- values -------------------------------------------------------------
+
+    def check_keys(self, data: dict, allowed: tuple[str, ...], table: str, index: int) -> None:
+        for name in data:
+            if name not in allowed:
+                from rapidfuzz import process
+
+                close = process.extractOne(name, allowed, score_cutoff=60)
+                hint = f" Vouliez-vous dire « {close[0]} » ?" if close else ""
+                raise self.error(
+                    f"clé inconnue.{hint} Clés possibles : {', '.join(allowed)}.", table, index, name
+                )
+
+    def string(self, data, key, table, index, default: str | None = None, required: bool = False) -> str:
+        if key not in data:
+            if required:
+                raise self.error("clé obligatoire absente.", table, index, key)
+            return default or ""
+        value = data[key]
+        if not isinstance(value, str):
+            raise self.error(f"un texte entre guillemets est attendu, pas {_shown(value)}.", table, index, key)
+        value = value.strip()
+        if required and not value:
+            raise self.error("le texte ne peut pas être vide.", table, index, key)
+        return value
+
+    def integer(self, data, key, table, index, default: int | None, minimum: int | None = None) -> int | None:
+        if key not in data:
+            return default
+        value = data[key]
+        if type(value) is not int:
+            raise self.error(f"un nombre entier est attendu, pas {_shown(value)}.", table, index, key)
+        if minimum is not None and value < minimum:
+            raise self.error(f"la valeur doit être au moins {minimum}, pas {value}.", table, index, key)
+        return value
+
+    def boolean(self, data, key, table, index) -> bool:
+        value = data.get(key, False)
+        if type(value) is not bool:
+            raise self.error(f"true ou false est attendu, pas {_shown(value)}.", table, index, key)
+        return value
+
+    def strings(self, data, key, table, index) -> list[str]:
+        value = data.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.error(
+                f"une liste de textes est attendue, par exemple [\"vol\"], pas {_shown(value)}.", table, index, key
+            )
+        return [item.strip() for item in value if item.strip()]
+
+    def terms(self, data, key, table, index, vocabulary: dict, what: str) -> list:
+        found = []
+        for value in self.strings(data, key, table, index):
+            member = vocab.resolve(vocabulary, value)
+            if member is None:
+                close = vocab.suggest(vocabulary, value)
+                hint = f" Vouliez-vous dire « {close} » ?" if close else ""
+                raise self.error(
+                    f"« {value} » n'est pas {what} connu.{hint} Valeurs possibles : {vocab.accepted(vocabulary)}.",
+                    table,
+                    index,
+                    key,
+                )
+            found.append(member)
+        return found
+
+    def zone(self, data, table, index, default: Zone) -> Zone:
+        if "zone" not in data:
+            return default
+        value = self.string(data, "zone", table, index)
+        member = vocab.resolve(vocab.ZONES, value)
+        if member is None:
+            close = vocab.suggest(vocab.ZONES, value)
+            hint = f" Vouliez-vous dire « {close} » ?" if close else ""
+            raise self.error(
+                f"« {value} » n'est pas une zone connue.{hint} Valeurs possibles : {vocab.accepted(vocab.ZONES)}.",
+                table,
+                index,
+                "zone",
+            )
+        return member
+
+    def counters(self, data, table, index) -> dict[str, int]:
+        value = data.get("counters", {})
+        if not isinstance(value, dict):
+            raise self.error(
+                "une table est attendue, par exemple { \"+1/+1\" = 2, \"-1/-1\" = 1 }, " f"pas {_shown(value)}.",
+                table,
+                index,
+                "counters",
+            )
+        counters: dict[str, int] = {}
+        for name, count in value.items():
+            if type(count) is not int or count < 0:
+                raise self.error(
+                    f"le nombre de marqueurs « {name} » doit être un entier positif ou nul, pas {_shown(count)}.",
+                    table,
+                    index,
+                    "counters",
+                )
+            canonical = _counter_name(name)
+            if not canonical:
+                raise self.error("un nom de marqueur ne peut pas être vide.", table, index, "counters")
+            if count:
+                counters[canonical] = counters.get(canonical, 0) + count
+        return counters
+
+    def enchant(self, data, table, index) -> tuple[str, ...]:
+        designations = []
+        for value in self.strings(data, "enchant", table, index):
+            for part in re.split(r"\s*-\s*", value):  # "créature-artefact": both (212.4c)
+                designation = _designation(part)
+                if designation is None:
+                    close = vocab.suggest(vocab.CARD_TYPES, part)
+                    raise self.error(
+                        f"« {part} » ressemble à un type de carte mal écrit ; vouliez-vous dire « {close} » ? "
+                        "Valeurs possibles : un type de carte, « permanent », « joueur », une couleur, "
+                        "un sur-type ou un sous-type.",
+                        table,
+                        index,
+                        "enchant",
+                    )
+                designations.append(designation)
+        return tuple(designations)
+
+    # -- tables -------------------------------------------------------------
+
+    def tables(self, data: dict, key: str) -> list[dict]:
+        value = data.get(key, [])
+        if isinstance(value, dict):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            raise self.error(f"« {key} » doit être une suite de tables [[{key}]], pas {_shown(value)}.", key=key)
+        return value
+
+    def player(self, data: dict, index: int) -> Player:
+        table = "player"
+        self.check_keys(data, PLAYER_KEYS, table, index)
+        return Player(
+            name=self.string(data, "name", table, index, required=True),
+            life=self.integer(data, "life", table, index, 20),
+            poison=self.integer(data, "poison", table, index, 0, minimum=0),
+            drew_from_empty_library=self.boolean(data, "drew_from_empty_library", table, index),
+            line=self.lines.tables.get((table, index), 0),
+        )
+
+    def game_object(self, data: dict, table: str, index: int) -> GameObject:
+        allowed = PERMANENT_KEYS if table == "permanent" else SPELL_KEYS
+        self.check_keys(data, allowed, table, index)
+        name = self.string(data, "name", table, index, required=True)
+        object_id = self.string(data, "id", table, index, default="")
+        if "id" in data and not object_id:
+            raise self.error("l'identifiant ne peut pas être vide.", table, index, "id")
+        controller = self.string(data, "controller", table, index, required=True)
+        card_types = frozenset(self.terms(data, "card_types", table, index, vocab.CARD_TYPES, "un type de carte"))
+        zone = self.zone(data, table, index, Zone.BATTLEFIELD if table == "permanent" else Zone.STACK)
+        power = self.integer(data, "power", table, index, None)
+        toughness = self.integer(data, "toughness", table, index, None)
+        is_creature = CardType.CREATURE in card_types
+        for key, value in (("power", power), ("toughness", toughness)):
+            if value is not None and not is_creature:
+                raise self.error(
+                    "seule une créature a une force et une endurance : ajoutez card_types = [\"créature\"].",
+                    table,
+                    index,
+                    key,
+                )
+            if value is None and is_creature and zone in (Zone.BATTLEFIELD, Zone.STACK):
+                raise self.error(
+                    f"une créature {zone.label} doit avoir une force et une endurance (power et toughness).",
+                    table,
+                    index,
+                    key,
+                )
+        if zone is Zone.BATTLEFIELD and card_types & NON_PERMANENT_TYPES:
+            kind = ", ".join(sorted(t.label for t in card_types & NON_PERMANENT_TYPES))
+            raise self.error(
+                f"un {kind} ne peut pas être en jeu (212.5, 212.6) : donnez une autre zone ou un autre type.",
+                table,
+                index,
+                "zone" if "zone" in data else "card_types",
+            )
+        return GameObject(
+            id=object_id,
+            name=name,
+            controller=controller,
+            owner=self.string(data, "owner", table, index, default=controller) or controller,
+            card_types=card_types,
+            subtypes=tuple(
+                dict.fromkeys(vocab.canonical_subtype(s) for s in self.strings(data, "subtypes", table, index))
+            ),
+            supertypes=frozenset(self.terms(data, "supertypes", table, index, vocab.SUPERTYPES, "un sur-type")),
+            colors=frozenset(self.terms(data, "colors", table, index, vocab.COLORS, "une couleur")),
+            mana_value=self.integer(data, "mana_value", table, index, 0, minimum=0),
+            power=power,
+            toughness=toughness,
+            abilities=tuple(self.strings(data, "abilities", table, index)),
+            damage=self.integer(data, "damage", table, index, 0, minimum=0),
+            counters=self.counters(data, table, index),
+            token=self.boolean(data, "token", table, index),
+            copy_of_card=self.boolean(data, "copy_of_card", table, index),
+            spell_copy=self.boolean(data, "copy", table, index),
+            zone=zone,
+            attached_to=self.string(data, "attached_to", table, index),
+            enchant=self.enchant(data, table, index),
+            timestamp=self.integer(data, "timestamp", table, index, 0),
+            source=table,
+            line=self.lines.tables.get((table, index), 0),
+        )
+
+    def read(self) -> Scenario:
+        try:
+            data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as error:
+            raise _syntax_error(error, self.path) from None
+        self.check_keys(data, TOP_KEYS, "", 0)
+        title = self.string(data, "title", "", 0)
+        edition = self.string(data, "edition", "", 0)
+        if edition and edition not in EDITIONS:
+            raise self.error(
+                f"le vérificateur ne sait pas appliquer l'édition « {edition} ». "
+                f"Éditions possibles : {', '.join(EDITIONS)}.",
+                key="edition",
+            )
+        players = [self.player(item, i) for i, item in enumerate(self.tables(data, "player"))]
+        items = [(table, i, item) for table in ("permanent", "spell") for i, item in enumerate(self.tables(data, table))]
+        objects = [self.game_object(item, table, i) for table, i, item in items]
+        players = self._check_players(players, objects)
+        objects = self._check_objects(objects, players, [("timestamp" in item) for _, _, item in items])
+        names = [player.name for player in players]
+        active = self.string(data, "active_player", "", 0)
+        if active and active not in names:
+            raise self.error(
+                f"« {active} » n'est pas un joueur du scénario. Joueurs : {', '.join(names)}.", key="active_player"
+            )
+        state = GameState(
+            edition=edition,
+            players=tuple(players),
+            objects=tuple(objects),
+            active_player=active or (names[0] if names else ""),
+            path=self.path,
+        )
+        return Scenario(state, edition, title, self.path)
+
+    def _check_players(self, players: list[Player], objects: list[GameObject]) -> list[Player]:
+        seen: set[str] = set()
+        for index, player in enumerate(players):
+            if player.name in seen:
+                raise self.error(f"deux joueurs s'appellent « {player.name} ».", "player", index, "name")
+            seen.add(player.name)
+        if players:
+            names = ", ".join(player.name for player in players)
+            counts: dict[str, int] = {}
+            for obj in objects:
+                index = counts.get(obj.source, 0)
+                counts[obj.source] = index + 1
+                for key in ("controller", "owner"):
+                    name = getattr(obj, key)
+                    if name not in seen:
+                        raise self.error(
+                            f"« {name} » n'est pas un joueur du scénario. Joueurs : {names} "
+                            "(ajoutez une table [[player]] pour ce joueur).",
+                            obj.source,
+                            index,
+                            key,
+                        )
+            return players
+        inferred = dict.fromkeys(name for obj in objects for name in (obj.controller, obj.owner))
+        return [Player(name) for name in inferred]
+
+    def _check_objects(
+        self, objects: list[GameObject], players: list[Player], explicit_timestamps: list[bool]
+    ) -> list[GameObject]:
+        from dataclasses import replace
+
+        ids: dict[str, int] = {}
+        positions = []
+        counts: dict[str, int] = {}
+        for obj in objects:
+            index = counts.get(obj.source, 0)
+            counts[obj.source] = index + 1
+            positions.append((obj.source, index))
+            if obj.id:
+                if obj.id in ids:
+                    raise self.error(f"l'identifiant « {obj.id} » est déjà pris.", obj.source, index, "id")
+                ids[obj.id] = 1
+        named = []
+        for obj in objects:
+            object_id = obj.id
+            if not object_id:
+                base = _slug(obj.name) or obj.source
+                object_id, number = base, 1
+                while object_id in ids:
+                    number += 1
+                    object_id = f"{base}-{number}"
+                ids[object_id] = 1
+            named.append(replace(obj, id=object_id))
+        # Default timestamps: the order of the tables in the file (418.5e).
+        order = sorted(range(len(named)), key=lambda i: (named[i].line, i))
+        rank = {position: number for number, position in enumerate(order, 1)}
+        player_names = {player.name for player in players}
+        checked = []
+        for position, obj in enumerate(named):
+            table, index = positions[position]
+            if obj.attached_to and obj.attached_to not in ids and obj.attached_to not in player_names:
+                known = ", ".join(sorted(ids))
+                raise self.error(
+                    f"« {obj.attached_to} » n'est ni un objet ni un joueur du scénario. Identifiants : {known}.",
+                    table,
+                    index,
+                    "attached_to",
+                )
+            timestamp = obj.timestamp if explicit_timestamps[position] else rank[position]
+            checked.append(replace(obj, timestamp=timestamp))
+        return checked
+
+
+def _shown(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"« {value} »"
+    if isinstance(value, list):
+        return "une liste"
+    if isinstance(value, dict):
+        return "une table"
+    return f"« {value} »"
+
+
+def _counter_name(name: str) -> str:
+    """Canonical counter name: ``"+1/+1"`` for any spelling of a +X/+Y counter, else trimmed."""
+    modifier = power_toughness_counter(name)
+    if modifier:
+        return f"{modifier[0]:+d}/{modifier[1]:+d}"
+    return " ".join(name.split())
+
+
+def _designation(word: str) -> str | None:
+    """The canonical form of one "Enchanter :" designation (212.4c), or None
+    for a misspelt card type."""
+    for table in (vocab.ENCHANT_WORDS, vocab.CARD_TYPES, vocab.SUPERTYPES, vocab.COLORS):
+        member = vocab.resolve(table, word)
+        if member is not None:
+            return vocab.french(table, member)
+    from rapidfuzz import fuzz
+
+    forms = (form for forms in vocab.CARD_TYPES.values() for form in forms)
+    if max(fuzz.ratio(vocab.key(word), vocab.key(form)) for form in forms) >= 80:
+        return None  # "creture": a misspelt card type, not a subtype
+    return vocab.canonical_subtype(word)
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", vocab.key(name).replace(" ", "-")).strip("-")
+
+
+_TOML_MESSAGES = (
+    (r"Invalid value", "valeur invalide (un texte doit être entre guillemets, une liste entre crochets)"),
+    (r"Expected '=' after a key in a key/value pair", "« = » attendu après la clé"),
+    (r"Cannot declare (.*) twice", r"la table \1 est déclarée deux fois"),
+    (r"Cannot overwrite a value", "cette clé a déjà une valeur (clé écrite deux fois ?)"),
+    (r"Cannot (?:mutate|redefine) .*", "cette table ou clé est déjà définie"),
+    (r"Expected '\]' at the end of a table declaration", "« ] » attendu à la fin du nom de table"),
+    (r"Expected '\]\]' at the end of an array declaration", "« ]] » attendu à la fin du nom de table"),
+    (r"Unclosed array", "liste non fermée (« ] » manquant)"),
+    (r"Unclosed inline table", "table en ligne non fermée (« } » manquant)"),
+    (r"Duplicate inline table key (.*)", r"clé \1 écrite deux fois dans la table en ligne"),
+    (r"Unterminated string", "texte non terminé (guillemet fermant manquant)"),
+    (r"Illegal character (.*)", r"caractère interdit \1"),
+    (r"Found invalid character (.*)", r"caractère inattendu \1"),
+    (r"Invalid statement", "instruction invalide (attendu : clé = valeur, ou [table], ou [[table]])"),
+    (r"Invalid initial character for a key part", "une clé doit commencer par une lettre, un chiffre ou un guillemet"),
+    (r"Expected newline or end of document after a statement", "fin de ligne attendue après la valeur"),
+    (r"Unescaped '\\' in a string", "barre oblique inverse « \\ » non échappée dans un texte"),
+    (r"Invalid (?:hex value|date or datetime)", "valeur invalide"),
+    (r"Expected (.*)", r"\1 attendu"),
+)
+_POSITION_RE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def _syntax_error(error: tomllib.TOMLDecodeError, path: str) -> ScenarioError:
+    """A French :class:`ScenarioError` for a TOML syntax error."""
+    message = str(error)
+    line = 0
+    position = _POSITION_RE.search(message)
+    column = ""
+    if position:
+        message = message[: position.start()]
+        if position.group(1):
+            line = int(position.group(1))
+            column = f" (colonne {position.group(2)})"
+        else:
+            column = " (à la fin du fichier)"
+    for pattern, french in _TOML_MESSAGES:
+        if re.fullmatch(pattern, message):
+            message = re.sub(pattern, french, message)
+            break
+    else:
+        message = f"erreur de syntaxe TOML ({message})"
+    return ScenarioError(f"TOML invalide{column} : {message}.", path, line)
+
+
+def parse_scenario(text: str, path: str = "") -> Scenario:
+    """Read a scenario from its TOML ``text``; ``path`` names it in errors.
+
+    Returns a :class:`Scenario`; raises :class:`ScenarioError`.
+    """
+    return _Reader(text, path).read()
+
+
+STDIN = "-"
+
+
+def load_scenario(path: str) -> Scenario:
+    """Read the scenario file at ``path`` (UTF-8 TOML; ``"-"``: standard input).
+
+    Raises :class:`ScenarioError` when it cannot be read or is not a valid
+    scenario.
+    """
+    if path == STDIN:
+        import sys
+
+        shown = "<entrée standard>"
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as error:
+            raise ScenarioError(f"lecture impossible ({describe_os_error(error)}).", shown) from None
+    else:
+        shown = path
+        file = Path(path)
+        if file.is_dir():
+            raise ScenarioError("c'est un dossier, pas un fichier de scénario (.toml).", shown)
+        try:
+            data = file.read_bytes()
+        except OSError as error:
+            hint = " Pour partir d'un exemple : rules-kb check --example." if not file.exists() else ""
+            raise ScenarioError(f"lecture impossible ({describe_os_error(error)}).{hint}", shown) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ScenarioError(
+            "le fichier n'est pas en UTF-8 ; enregistrez-le en UTF-8 et réessayez.", shown, line
+        ) from None
+    return parse_scenario(text, shown)

@@ -1,0 +1,204 @@
+"""The game state the checker works on: players, objects (permanents, spells,
+cards in other zones), and the closed vocabularies that describe them.
+
+Everything is immutable; performing an event gives a new :class:`GameState`.
+Identifiers and enum values are the English terms of the comprehensive rules;
+each enum member carries the French term of the 2004 rules in ``label``.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field, replace
+
+
+class _Labelled(enum.Enum):
+    """An enum whose value is the English id and whose ``label`` is the French term."""
+
+    def __new__(cls, value: str, label: str):
+        member = object.__new__(cls)
+        member._value_ = value
+        member.label = label
+        return member
+
+
+class Zone(_Labelled):
+    """Where an object is (rule 217, "Zones", of the 2004 rules)."""
+
+    BATTLEFIELD = ("battlefield", "en jeu")
+    """In play: the object is a permanent (217.6)."""
+    GRAVEYARD = ("graveyard", "cimetière")
+    HAND = ("hand", "main")
+    LIBRARY = ("library", "bibliothèque")
+    STACK = ("stack", "pile")
+    EXILE = ("exile", "retiré de la partie")
+    """The removed-from-the-game zone (217.7)."""
+    PHASED_OUT = ("phased_out", "hors phase")
+    """The phased-out zone of the 2004 rules (217.8)."""
+
+
+class CardType(_Labelled):
+    """Card types of the 2004 rules (212)."""
+
+    ARTIFACT = ("artifact", "artefact")
+    CREATURE = ("creature", "créature")
+    ENCHANTMENT = ("enchantment", "enchantement")
+    LAND = ("land", "terrain")
+    INSTANT = ("instant", "éphémère")
+    SORCERY = ("sorcery", "rituel")
+
+
+#: Card types that can never be on the battlefield (212.5, 212.6 of 2004).
+NON_PERMANENT_TYPES = frozenset({CardType.INSTANT, CardType.SORCERY})
+
+
+class Supertype(_Labelled):
+    """Supertypes (205.4)."""
+
+    LEGENDARY = ("legendary", "légendaire")
+    """Subject to the legend rule (420.5e)."""
+    WORLD = ("world", "monde")
+    """A world enchantment, subject to the world rule (420.5i)."""
+    BASIC = ("basic", "de base")
+    SNOW = ("snow", "enneigé")
+
+
+class Color(_Labelled):
+    """The five colours (203)."""
+
+    WHITE = ("white", "blanc")
+    BLUE = ("blue", "bleu")
+    BLACK = ("black", "noir")
+    RED = ("red", "rouge")
+    GREEN = ("green", "vert")
+
+
+#: Subtypes the rules give a meaning to, by their canonical (French) spelling.
+LEGEND = "légende"
+"""Subtype of a legend (215.1, 420.5e)."""
+AURA = "local"
+"""Subtype of a local enchantment, an aura ("enchantement local", 212.4c)."""
+EQUIPMENT = "équipement"
+"""Artifact subtype of an equipment (212.2g)."""
+
+_PT_COUNTER_RE = re.compile(r"^([+-]\d+)/([+-]\d+)$")
+
+
+def power_toughness_counter(name: str) -> tuple[int, int] | None:
+    """``(X, Y)`` for a +X/+Y or -X/-Y counter name (``"-1/-1"`` → ``(-1, -1)``),
+    None for any other counter. Implements 200.10 (2004)."""
+    found = _PT_COUNTER_RE.match(name.replace(" ", ""))
+    if not found:
+        return None
+    return int(found.group(1)), int(found.group(2))
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player: name (also their id), life total, poison counters.
+
+    ``drew_from_empty_library`` says the player was to draw more cards than
+    their library held since the last check (420.5g). ``lost`` is set when a
+    state-based effect makes them lose; ``lost_by`` lists the rule numbers.
+    ``line`` is the line of the scenario file where the player is described
+    (0: unknown).
+    """
+
+    name: str
+    life: int = 20
+    poison: int = 0
+    drew_from_empty_library: bool = False
+    lost: bool = False
+    lost_by: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameObject:
+    """A permanent, a spell, or a card in another zone, as a scenario describes it.
+
+    ``id`` is unique in the state; ``controller`` and ``owner`` are player
+    names. ``power``/``toughness`` are the printed values (None for an
+    object that has none); counters, damage and (from part 2) continuous
+    effects modify them, see :mod:`rules_kb.checker.characteristics`.
+    ``counters`` maps a counter name (``"+1/+1"``, ``"temps"``) to how many,
+    only counts above 0. ``damage`` is the damage marked on the object.
+    ``token`` is a token (200.4), ``copy_of_card`` a copy of a card,
+    ``spell_copy`` a copy of a spell (503.10, 420.5j). ``attached_to`` is the
+    id of the object (or the name of the player) an aura enchants or an
+    equipment equips, ``""`` for none; ``enchant`` lists the designations
+    after "Enchanter :" on an aura (212.4c; all must match), empty for any
+    permanent. ``timestamp`` orders objects (418.5e); ``exists`` is False
+    once the object has ceased to exist (its ``zone`` is then None).
+    ``source`` is the scenario table it came from (``"permanent"`` or
+    ``"spell"``) and ``line`` where it starts in the file (0: unknown).
+    """
+
+    id: str
+    name: str
+    controller: str
+    owner: str
+    card_types: frozenset[CardType] = frozenset()
+    subtypes: tuple[str, ...] = ()
+    supertypes: frozenset[Supertype] = frozenset()
+    colors: frozenset[Color] = frozenset()
+    mana_value: int = 0
+    power: int | None = None
+    toughness: int | None = None
+    abilities: tuple[str, ...] = ()
+    damage: int = 0
+    counters: dict[str, int] = field(default_factory=dict)
+    token: bool = False
+    copy_of_card: bool = False
+    spell_copy: bool = False
+    zone: Zone | None = Zone.BATTLEFIELD
+    attached_to: str = ""
+    enchant: tuple[str, ...] = ()
+    timestamp: int = 0
+    exists: bool = True
+    source: str = "permanent"
+    line: int = 0
+
+    @property
+    def on_battlefield(self) -> bool:
+        """Whether the object is a permanent (in play)."""
+        return self.exists and self.zone is Zone.BATTLEFIELD
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Players and objects at one moment, and the edition whose rules apply.
+
+    ``players`` are in turn order, the active player first when
+    ``active_player`` is not given otherwise (103.4); ``objects`` in the
+    order of the scenario file. ``path`` is the scenario file it was read
+    from (``""`` for one built in memory).
+    """
+
+    edition: str
+    players: tuple[Player, ...]
+    objects: tuple[GameObject, ...]
+    active_player: str = ""
+    path: str = ""
+
+    def player(self, name: str) -> Player | None:
+        """The player called ``name``, or None."""
+        return next((player for player in self.players if player.name == name), None)
+
+    def object(self, object_id: str) -> GameObject | None:
+        """The object with this id (even one that ceased to exist), or None."""
+        return next((obj for obj in self.objects if obj.id == object_id), None)
+
+    @property
+    def permanents(self) -> tuple[GameObject, ...]:
+        """The objects on the battlefield, in file order."""
+        return tuple(obj for obj in self.objects if obj.on_battlefield)
+
+    def with_objects(self, objects) -> GameState:
+        """A copy with these objects."""
+        return replace(self, objects=tuple(objects))
+
+    def with_players(self, players) -> GameState:
+        """A copy with these players."""
+        return replace(self, players=tuple(players))

@@ -1,0 +1,589 @@
+"""State-based effects ("effets basés sur un état", rule 420 of the 2004 rules).
+
+Each effect is a pure function ``(board, rule) -> tuple[Event, ...]``
+registered under its :class:`StateBasedAction`; ``rule`` is the number the
+edition gives it. :func:`check` finds every event that applies, and
+:func:`run` performs them all at once, then checks again until none applies
+(420.3), keeping each round.
+
+>>> from rules_kb.checker.scenario import parse_scenario
+>>> scenario = parse_scenario('''
+... [[permanent]]
+... name = "Ours runegriffe"
+... controller = "Alice"
+... card_types = ["créature"]
+... power = 2
+... toughness = 2
+... damage = 2
+... ''')
+>>> [(event.rule, event.action.value) for event in run(scenario.state).rounds[0].events]
+[('420.5c', 'destroy')]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from rules_kb.checker import vocabulary as vocab
+from rules_kb.checker.characteristics import Characteristics, characteristics
+from rules_kb.checker.editions import EDITIONS, Edition, StateBasedAction
+from rules_kb.checker.state import CardType, Color, GameObject, GameState, Supertype, Zone
+from rules_kb.errors import RulesKbError
+
+
+class Action(enum.Enum):
+    """What a state-based effect does (the ``action`` of an event)."""
+
+    LOSE = "lose"
+    """A player loses the game."""
+    PUT_INTO_GRAVEYARD = "put_into_graveyard"
+    """An object is put into its owner's graveyard; regeneration cannot replace this."""
+    DESTROY = "destroy"
+    """A permanent is destroyed (put into its owner's graveyard); regeneration can replace this."""
+    CEASE_TO_EXIST = "cease_to_exist"
+    """A token or a copy ceases to exist."""
+    UNATTACH = "unattach"
+    """An equipment stops equipping and stays in play."""
+    REMOVE_COUNTERS = "remove_counters"
+    """Counters are removed from a permanent."""
+
+    @property
+    def regeneration(self) -> bool | None:
+        """Whether regeneration can replace the event: True for a destruction,
+        False for being put into the graveyard, None where it does not apply
+        (glossary "Régénération"; 420.5b, 420.5c)."""
+        return {Action.DESTROY: True, Action.PUT_INTO_GRAVEYARD: False}.get(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing a state-based effect does.
+
+    ``rule`` is the rule number applied (``"420.5c"``), ``effect`` the
+    :class:`StateBasedAction`; ``objects`` are object ids, ``players``
+    player names. ``reason`` says in French what was seen (``"2 blessures,
+    endurance 2 : blessures fatales"``); ``see_also`` lists the other rules
+    that decided it (``"212.4g"`` for an aura attached to itself);
+    ``counters`` the counters removed, as ``(name, count)`` pairs.
+    """
+
+    rule: str
+    action: Action
+    effect: StateBasedAction
+    objects: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    reason: str = ""
+    see_also: tuple[str, ...] = ()
+    counters: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What a state-based effect looks at: the state, the edition followed,
+    and every existing object's characteristics by id."""
+
+    state: GameState
+    edition: Edition
+    characteristics: Mapping[str, Characteristics]
+
+    def permanents(self) -> list[tuple[GameObject, Characteristics]]:
+        """The objects in play with their characteristics, in file order."""
+        return [(obj, self.characteristics[obj.id]) for obj in self.state.permanents]
+
+
+StateBasedFunction = Callable[[Board, str], tuple[Event, ...]]
+
+#: The function checking each state-based action.
+REGISTRY: dict[StateBasedAction, StateBasedFunction] = {}
+
+
+def implements(action: StateBasedAction):
+    """Register the decorated function as the check of ``action``."""
+
+    def register(function: StateBasedFunction) -> StateBasedFunction:
+        REGISTRY[action] = function
+        return function
+
+    return register
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if abs(count) > 1 else ''}"
+
+
+# -- players -----------------------------------------------------------------
+
+
+@implements(StateBasedAction.ZERO_LIFE)
+def zero_life(board: Board, rule: str) -> tuple[Event, ...]:
+    """A player with 0 or less life loses the game. Implements 420.5a (2004), see 102.1."""
+    return tuple(
+        Event(rule, Action.LOSE, StateBasedAction.ZERO_LIFE, players=(player.name,),
+              reason=f"{_plural(player.life, 'point')} de vie", see_also=("102.1",))
+        for player in board.state.players
+        if not player.lost and player.life <= 0
+    )
+
+
+@implements(StateBasedAction.DRAW_FROM_EMPTY_LIBRARY)
+def draw_from_empty_library(board: Board, rule: str) -> tuple[Event, ...]:
+    """A player who had to draw more cards than their library held since the
+    last check loses. Implements 420.5g (2004), see 102.2."""
+    return tuple(
+        Event(rule, Action.LOSE, StateBasedAction.DRAW_FROM_EMPTY_LIBRARY, players=(player.name,),
+              reason="a dû piocher plus de cartes que sa bibliothèque n'en contenait", see_also=("102.2",))
+        for player in board.state.players
+        if not player.lost and player.drew_from_empty_library
+    )
+
+
+@implements(StateBasedAction.POISON)
+def poison(board: Board, rule: str) -> tuple[Event, ...]:
+    """A player with ten or more poison counters loses. Implements 420.5h (2004), see 102.8."""
+    return tuple(
+        Event(rule, Action.LOSE, StateBasedAction.POISON, players=(player.name,),
+              reason=f"{_plural(player.poison, 'marqueur')} poison", see_also=("102.8",))
+        for player in board.state.players
+        if not player.lost and player.poison >= 10
+    )
+
+
+# -- creatures ---------------------------------------------------------------
+
+
+@implements(StateBasedAction.ZERO_TOUGHNESS)
+def zero_toughness(board: Board, rule: str) -> tuple[Event, ...]:
+    """A creature with toughness 0 or less is put into its owner's graveyard;
+    regeneration cannot replace this. Implements 420.5b (2004)."""
+    return tuple(
+        Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.ZERO_TOUGHNESS, objects=(obj.id,),
+              reason=f"endurance {seen.toughness}")
+        for obj, seen in board.permanents()
+        if seen.is_creature and (seen.toughness or 0) <= 0
+    )
+
+
+def is_lethal(damage: int, toughness: int) -> bool:
+    """Whether ``damage`` is lethal damage ("blessures fatales") for a creature
+    of this ``toughness``: more than 0 and at least its toughness (420.5c, 2004)."""
+    return damage > 0 and damage >= toughness
+
+
+@implements(StateBasedAction.LETHAL_DAMAGE)
+def lethal_damage(board: Board, rule: str) -> tuple[Event, ...]:
+    """A creature with lethal damage and toughness above 0 is destroyed;
+    regeneration can replace this. Implements 420.5c (2004). An
+    indestructible creature is left alone (glossary "Indestructible")."""
+    return tuple(
+        Event(rule, Action.DESTROY, StateBasedAction.LETHAL_DAMAGE, objects=(obj.id,),
+              reason=f"{_plural(obj.damage, 'blessure')}, endurance {seen.toughness} : blessures fatales")
+        for obj, seen in board.permanents()
+        if seen.is_creature
+        and (seen.toughness or 0) > 0
+        and is_lethal(obj.damage, seen.toughness or 0)
+        and not seen.has_ability("indestructible")
+    )
+
+
+# -- auras and equipment ------------------------------------------------------
+
+
+def _protected_from(target: Characteristics, source: Characteristics) -> str:
+    """The protection of ``target`` that ``source`` runs into, or ``""`` (502.7)."""
+    for ability in target.abilities:
+        quality = vocab.protection_from(ability)
+        if isinstance(quality, Color) and quality in source.colors:
+            return ability
+        if isinstance(quality, CardType) and quality in source.card_types:
+            return ability
+    return ""
+
+
+def _matches(designation: str, target: Characteristics) -> bool:
+    """Whether a permanent matches one "Enchanter :" designation (212.4c)."""
+    if designation == vocab.PERMANENT:
+        return True
+    if designation == vocab.PLAYER:
+        return False
+    for table, values in (
+        (vocab.CARD_TYPES, target.card_types),
+        (vocab.SUPERTYPES, target.supertypes),
+        (vocab.COLORS, target.colors),
+    ):
+        member = vocab.resolve(table, designation)
+        if member is not None:
+            return member in values
+    return target.has_subtype(designation)
+
+
+def aura_problem(board: Board, aura: GameObject, seen: Characteristics) -> tuple[str, tuple[str, ...]]:
+    """Why an aura in play is attached illegally or to nothing: a French
+    reason and the rules that say so, or ``("", ())`` when it is legal.
+    Implements the legality of 212.4c, 212.4g and 502.7c (2004)."""
+    if not aura.attached_to:
+        return "n'enchante rien", ()
+    if seen.is_creature:
+        return "un enchantement local qui est aussi une créature ne peut pas être attaché", ("212.4g",)
+    if aura.attached_to == aura.id:
+        return "un enchantement local ne peut pas s'enchanter lui-même", ("212.4g",)
+    target = board.state.object(aura.attached_to)
+    if target is None:
+        player = board.state.player(aura.attached_to)
+        if vocab.PLAYER in aura.enchant:
+            return ("", ()) if player is not None else ("le joueur enchanté n'existe pas", ())
+        wanted = " ".join(aura.enchant) or "permanent"
+        return f"enchante le joueur {aura.attached_to} alors qu'il enchante : {wanted}", ("212.4c",)
+    if not target.on_battlefield:
+        where = target.zone.label if target.exists and target.zone else "n'existe plus"
+        return f"le permanent enchanté ({target.name}) n'est plus en jeu ({where})", ()
+    target_seen = board.characteristics[target.id]
+    missing = [d for d in aura.enchant if not _matches(d, target_seen)]
+    if missing:
+        return (
+            f"{target.name} n'est pas {' '.join(missing)} (Enchanter : {' '.join(aura.enchant)})",
+            ("212.4c",),
+        )
+    protection = _protected_from(target_seen, seen)
+    if protection:
+        return f"{target.name} a « {protection} »", ("502.7c",)
+    return "", ()
+
+
+@implements(StateBasedAction.ILLEGAL_AURA)
+def illegal_aura(board: Board, rule: str) -> tuple[Event, ...]:
+    """A local enchantment (aura) enchanting an illegal or non-existent
+    permanent (or player) is put into its owner's graveyard. Implements
+    420.5d (2004), see 212.4f."""
+    events = []
+    for obj, seen in board.permanents():
+        if seen.is_aura:
+            reason, rules = aura_problem(board, obj, seen)
+            if reason:
+                events.append(
+                    Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.ILLEGAL_AURA, objects=(obj.id,),
+                          reason=reason, see_also=("212.4f", *rules))
+                )
+    return tuple(events)
+
+
+def equipment_problem(board: Board, equipment: GameObject, seen: Characteristics) -> tuple[str, tuple[str, ...]]:
+    """Why an attached permanent that is not an aura equips illegally or
+    nothing: a French reason and the rules that say so, or ``("", ())``.
+    Implements the legality of 212.2g, 212.2i and 502.7d (2004)."""
+    if not seen.is_equipment:
+        return "n'est pas (ou plus) un équipement", ("212.2i",)
+    if seen.is_creature:
+        return "un équipement qui est aussi une créature ne peut pas équiper", ("212.2i",)
+    if equipment.attached_to == equipment.id:
+        return "un équipement ne peut pas s'équiper lui-même", ("212.2i",)
+    target = board.state.object(equipment.attached_to)
+    if target is None:
+        return f"{equipment.attached_to} est un joueur, pas une créature", ("212.2g",)
+    if not target.on_battlefield:
+        where = target.zone.label if target.exists and target.zone else "n'existe plus"
+        return f"la créature équipée ({target.name}) n'est plus en jeu ({where})", ()
+    target_seen = board.characteristics[target.id]
+    if not target_seen.is_creature:
+        return f"{target.name} n'est pas une créature", ("212.2g",)
+    protection = _protected_from(target_seen, seen)
+    if protection:
+        return f"{target.name} a « {protection} »", ("502.7d",)
+    return "", ()
+
+
+@implements(StateBasedAction.ILLEGAL_EQUIPMENT)
+def illegal_equipment(board: Board, rule: str) -> tuple[Event, ...]:
+    """An equipment equipping an illegal or non-existent permanent stops
+    equipping it and stays in play. Implements 420.5k (2004), see 212.2i."""
+    events = []
+    for obj, seen in board.permanents():
+        if obj.attached_to and not seen.is_aura:
+            reason, rules = equipment_problem(board, obj, seen)
+            if reason:
+                events.append(
+                    Event(rule, Action.UNATTACH, StateBasedAction.ILLEGAL_EQUIPMENT, objects=(obj.id,),
+                          reason=reason, see_also=rules)
+                )
+    return tuple(events)
+
+
+# -- legends and world enchantments ------------------------------------------
+
+
+def _keep_one(group: list[GameObject], newest: bool) -> tuple[list[GameObject], GameObject | None]:
+    """Those of ``group`` that go, and the one that stays (None on a tie):
+    the oldest (or newest) timestamp stays, a tie sends them all."""
+    best = (max if newest else min)(obj.timestamp for obj in group)
+    kept = [obj for obj in group if obj.timestamp == best]
+    if len(kept) > 1:
+        return group, None
+    return [obj for obj in group if obj is not kept[0]], kept[0]
+
+
+@implements(StateBasedAction.LEGEND_RULE)
+def legend_rule(board: Board, rule: str) -> tuple[Event, ...]:
+    """Two or more legends with the same name in play, whoever controls them:
+    all but the one that has been a legend longest (earliest timestamp) are
+    put into their owners' graveyards; on a tie, all of them. Implements
+    420.5e (2004), see 215.1. The permanent's timestamp stands for the moment
+    it became a legend with that name."""
+    groups: dict[str, list[GameObject]] = {}
+    for obj, seen in board.permanents():
+        if seen.is_legendary and seen.name:
+            groups.setdefault(vocab.key(seen.name), []).append(obj)
+    events = []
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        going, kept = _keep_one(group, newest=False)
+        name = board.characteristics[group[0].id].name
+        if kept is None:
+            reason = f"{len(group)} légendes nommées « {name} » en jeu, même tampon horaire : toutes partent"
+        else:
+            reason = (
+                f"{len(group)} légendes nommées « {name} » en jeu ; reste la plus ancienne, "
+                f"{kept.id} (tampon horaire {kept.timestamp})"
+            )
+        events.append(
+            Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.LEGEND_RULE,
+                  objects=tuple(obj.id for obj in going), reason=reason, see_also=("215.1",))
+        )
+    return tuple(events)
+
+
+@implements(StateBasedAction.WORLD_RULE)
+def world_rule(board: Board, rule: str) -> tuple[Event, ...]:
+    """Two or more world enchantments in play: all but the one that has been
+    a world enchantment for the shortest time (latest timestamp) are put
+    into their owners' graveyards; on a tie, all of them. Implements 420.5i
+    (2004), see 212.4j."""
+    group = [obj for obj, seen in board.permanents() if Supertype.WORLD in seen.supertypes]
+    if len(group) < 2:
+        return ()
+    going, kept = _keep_one(group, newest=True)
+    if kept is None:
+        reason = f"{len(group)} enchantements du monde en jeu, même tampon horaire : tous partent"
+    else:
+        reason = (
+            f"{len(group)} enchantements du monde en jeu ; reste le plus récent, "
+            f"{kept.id} (tampon horaire {kept.timestamp})"
+        )
+    return (
+        Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.WORLD_RULE,
+              objects=tuple(obj.id for obj in going), reason=reason, see_also=("212.4j",)),
+    )
+
+
+# -- tokens, copies, counters -------------------------------------------------
+
+
+@implements(StateBasedAction.TOKEN_OUT_OF_PLAY)
+def token_out_of_play(board: Board, rule: str) -> tuple[Event, ...]:
+    """A token in any zone but in play ceases to exist. Implements 420.5f (2004), see 217.8d."""
+    return tuple(
+        Event(rule, Action.CEASE_TO_EXIST, StateBasedAction.TOKEN_OUT_OF_PLAY, objects=(obj.id,),
+              reason=f"jeton dans la zone : {obj.zone.label}")
+        for obj in board.state.objects
+        if obj.exists and obj.token and obj.zone is not Zone.BATTLEFIELD
+    )
+
+
+@implements(StateBasedAction.COPY_OUT_OF_ZONE)
+def copy_out_of_zone(board: Board, rule: str) -> tuple[Event, ...]:
+    """A copy of a spell in a zone other than the stack, or a copy of a card
+    in a zone other than the stack or play, ceases to exist. Implements
+    420.5j (2004), see 503.10a."""
+    events = []
+    for obj in board.state.objects:
+        if not obj.exists:
+            continue
+        if obj.spell_copy and obj.zone is not Zone.STACK:
+            reason = f"copie d'un sort hors de la pile (zone : {obj.zone.label})"
+        elif obj.copy_of_card and obj.zone not in (Zone.STACK, Zone.BATTLEFIELD):
+            reason = f"copie d'une carte hors de la pile et du jeu (zone : {obj.zone.label})"
+        else:
+            continue
+        events.append(
+            Event(rule, Action.CEASE_TO_EXIST, StateBasedAction.COPY_OUT_OF_ZONE, objects=(obj.id,),
+                  reason=reason, see_also=("503.10a",))
+        )
+    return tuple(events)
+
+
+@implements(StateBasedAction.COUNTERS_CANCEL)
+def counters_cancel(board: Board, rule: str) -> tuple[Event, ...]:
+    """A permanent with both +1/+1 and -1/-1 counters loses as many of each
+    as it has of the fewer. Only these two counters: +1/+0 or +0/+1 counters
+    stay (the FAQ's example). Implements 420.5n (Time Spiral FAQ, 2006)."""
+    events = []
+    for obj, _seen in board.permanents():
+        pairs = min(obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0))
+        if pairs:
+            events.append(
+                Event(rule, Action.REMOVE_COUNTERS, StateBasedAction.COUNTERS_CANCEL, objects=(obj.id,),
+                      reason=f"{_plural(pairs, 'marqueur')} +1/+1 et autant de -1/-1 retirés",
+                      counters=(("+1/+1", pairs), ("-1/-1", pairs)))
+            )
+    return tuple(events)
+
+
+# -- the check ---------------------------------------------------------------
+
+
+def check(state: GameState, edition: Edition) -> tuple[Event, ...]:
+    """Every event the state-based effects of ``edition`` would perform now,
+    in the order the rules list the effects (one check of 420.3)."""
+    board = Board(state, edition, characteristics(state, edition))
+    events: list[Event] = []
+    for action, rule in edition.state_based_actions.items():
+        events.extend(REGISTRY[action](board, rule))
+    return tuple(events)
+
+
+def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
+    """The state after all ``events`` happen at once (420.3).
+
+    An object hit by several events moves once: ceasing to exist wins over
+    going to the graveyard, which wins over becoming unattached. An object
+    leaving play loses its damage, counters and attachment; what was
+    attached to it stays pointing at it, so the next check sees it
+    enchanting or equipping nothing.
+    """
+    ceasing = {oid for e in events if e.action is Action.CEASE_TO_EXIST for oid in e.objects}
+    dying = {
+        oid for e in events if e.action in (Action.DESTROY, Action.PUT_INTO_GRAVEYARD) for oid in e.objects
+    }
+    unattached = {oid for e in events if e.action is Action.UNATTACH for oid in e.objects}
+    removed: dict[str, dict[str, int]] = {}
+    for event in events:
+        if event.action is Action.REMOVE_COUNTERS:
+            for oid in event.objects:
+                for name, count in event.counters:
+                    removed.setdefault(oid, {})[name] = removed.get(oid, {}).get(name, 0) + count
+    objects = []
+    for obj in state.objects:
+        if obj.id in ceasing:
+            obj = replace(obj, exists=False, zone=None, damage=0, counters={}, attached_to="")
+        elif obj.id in dying:
+            obj = replace(obj, zone=Zone.GRAVEYARD, damage=0, counters={}, attached_to="")
+        else:
+            if obj.id in unattached:
+                obj = replace(obj, attached_to="")
+            if obj.id in removed:
+                counters = {
+                    name: count - removed[obj.id].get(name, 0)
+                    for name, count in obj.counters.items()
+                    if count - removed[obj.id].get(name, 0) > 0
+                }
+                obj = replace(obj, counters=counters)
+        objects.append(obj)
+    lost: dict[str, list[str]] = {}
+    for event in events:
+        if event.action is Action.LOSE:
+            for name in event.players:
+                lost.setdefault(name, []).append(event.rule)
+    players = [
+        replace(player, lost=True, lost_by=tuple(dict.fromkeys((*player.lost_by, *lost[player.name]))))
+        if player.name in lost
+        else player
+        for player in state.players
+    ]
+    return replace(state, objects=tuple(objects), players=tuple(players))
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One check of the state-based effects: the events performed together
+    and the state after them."""
+
+    events: tuple[Event, ...]
+    state: GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the game stands after the state-based effects: ``losers`` in the
+    order they lost, ``draw`` when every player lost in the same check
+    (102.4, 2004), ``winners`` the one player left when the others lost."""
+
+    losers: tuple[str, ...] = ()
+    draw: bool = False
+    winners: tuple[str, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.draw or bool(self.winners)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The state-based effects run to the end on a state: the edition
+    followed, the starting state, each round, the final state and the outcome."""
+
+    edition: Edition
+    initial: GameState
+    rounds: tuple[Round, ...]
+    final: GameState
+    outcome: Outcome
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event of every round, in order."""
+        return tuple(event for round_ in self.rounds for event in round_.events)
+
+
+#: More rounds than any real board needs; reaching it means a bug, reported as such.
+MAX_ROUNDS = 100
+
+
+class CheckerLoopError(RulesKbError):
+    """The state-based effects kept applying for :data:`MAX_ROUNDS` rounds."""
+
+
+def outcome(state: GameState, rounds: tuple[Round, ...]) -> Outcome:
+    """Who lost, whether it is a draw (all players lost in the same check,
+    102.4 of 2004) and who is left as the winner."""
+    losers: list[str] = []
+    last: list[str] = []
+    before: set[str] = {player.name for player in state.players if player.lost}
+    for round_ in rounds:
+        new = [name for e in round_.events if e.action is Action.LOSE for name in e.players if name not in before]
+        new = list(dict.fromkeys(new))
+        if new:
+            remaining_before = [p.name for p in state.players if p.name not in before]
+            last = new if set(new) == set(remaining_before) else []
+            before.update(new)
+            losers.extend(new)
+    everyone = [player.name for player in state.players]
+    draw = len(everyone) >= 2 and len(last) >= 2 and before >= set(everyone)
+    left = [name for name in everyone if name not in before]
+    winners = tuple(left) if losers and len(left) == 1 else ()
+    return Outcome(tuple(losers), draw, winners)
+
+
+def run(state: GameState, edition: Edition | None = None) -> Resolution:
+    """Check the state-based effects of ``edition`` (default: 2004), perform
+    all that apply at once, and repeat until none applies or the game is
+    over (420.3, 2004). Raises :class:`CheckerLoopError` after
+    :data:`MAX_ROUNDS` rounds."""
+    edition = edition or EDITIONS["2004"]
+    rounds: list[Round] = []
+    current = state
+    for _ in range(MAX_ROUNDS):
+        events = check(current, edition)
+        if not events:
+            break
+        current = perform(current, events)
+        rounds.append(Round(events, current))
+        if outcome(state, tuple(rounds)).over or all(player.lost for player in current.players):
+            break
+    else:
+        raise CheckerLoopError(
+            f"Les effets basés sur un état s'appliquent encore après {MAX_ROUNDS} vérifications : "
+            "le scénario boucle. Signalez-le avec le fichier de scénario."
+        )
+    found = tuple(rounds)
+    return Resolution(edition, state, found, current, outcome(state, found))

@@ -1,0 +1,126 @@
+"""The words a scenario may use for zones, types, colours and special subtypes:
+the French terms of the rules (with or without accents, singular or plural)
+and their English equivalents.
+
+>>> resolve(ZONES, "Cimetiere")
+<Zone.GRAVEYARD: 'graveyard'>
+>>> resolve(CARD_TYPES, "creatures")
+<CardType.CREATURE: 'creature'>
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules_kb.checker.state import AURA, EQUIPMENT, LEGEND, CardType, Color, Supertype, Zone
+from rules_kb.text import fold
+
+#: Every form of each zone; the first is the French term printed in messages.
+ZONES = {
+    Zone.BATTLEFIELD: ("en jeu", "jeu", "champ de bataille", "in play", "play", "battlefield"),
+    Zone.GRAVEYARD: ("cimetière", "graveyard"),
+    Zone.HAND: ("main", "hand"),
+    Zone.LIBRARY: ("bibliothèque", "library"),
+    Zone.STACK: ("pile", "stack"),
+    Zone.EXILE: ("retiré de la partie", "exil", "exile", "exiled", "removed from the game"),
+    Zone.PHASED_OUT: ("hors phase", "phased out"),
+}
+CARD_TYPES = {
+    CardType.ARTIFACT: ("artefact", "artéfact", "artifact"),
+    CardType.CREATURE: ("créature", "creature"),
+    CardType.ENCHANTMENT: ("enchantement", "enchantment"),
+    CardType.LAND: ("terrain", "land"),
+    CardType.INSTANT: ("éphémère", "instant"),
+    CardType.SORCERY: ("rituel", "sorcery"),
+}
+SUPERTYPES = {
+    Supertype.LEGENDARY: ("légendaire", "legendary"),
+    Supertype.WORLD: ("monde", "du monde", "world"),
+    Supertype.BASIC: ("de base", "base", "basic"),
+    Supertype.SNOW: ("enneigé", "snow"),
+}
+COLORS = {
+    Color.WHITE: ("blanc", "blanche", "white"),
+    Color.BLUE: ("bleu", "bleue", "blue"),
+    Color.BLACK: ("noir", "noire", "black"),
+    Color.RED: ("rouge", "red"),
+    Color.GREEN: ("vert", "verte", "green"),
+}
+#: Subtypes with a meaning in the rules, under their canonical spelling.
+SPECIAL_SUBTYPES = {
+    LEGEND: ("légende", "legend"),
+    AURA: ("local", "aura", "enchantement local"),
+    EQUIPMENT: ("équipement", "equipment"),
+}
+#: Designations of "Enchanter : …" (212.4c) that are not types, colours or subtypes.
+PERMANENT = "permanent"
+PLAYER = "joueur"
+ENCHANT_WORDS = {PERMANENT: ("permanent",), PLAYER: ("joueur", "player")}
+
+
+def key(text: str) -> str:
+    """How a word is compared: folded, hyphens and apostrophes as spaces, one
+    space between words, a final plural ``s``/``x`` dropped from each word."""
+    words = re.findall(r"[^\W_]+", fold(text))
+    return " ".join(word[:-1] if len(word) > 3 and word[-1] in "sx" else word for word in words)
+
+
+def _index(table: dict) -> dict[str, object]:
+    return {key(form): member for member, forms in table.items() for form in forms}
+
+
+_INDEXES: dict[int, dict[str, object]] = {}
+
+
+def resolve(table: dict, value: str):
+    """The member of ``table`` that ``value`` names, or None."""
+    index = _INDEXES.get(id(table))
+    if index is None:
+        index = _INDEXES[id(table)] = _index(table)
+    return index.get(key(value))
+
+
+def french(table: dict, member) -> str:
+    """The French term of ``member`` (the first form of its entry)."""
+    return table[member][0]
+
+
+def accepted(table: dict) -> str:
+    """The accepted values, in French then English, for an error message."""
+    french_forms = [forms[0] for forms in table.values()]
+    english = [forms[-1] for forms in table.values() if forms[-1] != forms[0]]
+    text = ", ".join(french_forms)
+    if english:
+        text += " (en anglais : " + ", ".join(english) + ")"
+    return text
+
+
+def suggest(table: dict, value: str) -> str:
+    """The French term of the entry nearest to ``value``, or ``""``."""
+    from rapidfuzz import fuzz, process
+
+    choices = {form: member for member, forms in table.items() for form in forms}
+    found = process.extractOne(key(value), {form: key(form) for form in choices}, scorer=fuzz.ratio, score_cutoff=60)
+    return french(table, choices[found[2]]) if found else ""
+
+
+def canonical_subtype(value: str) -> str:
+    """A subtype as stored: the canonical spelling of a special subtype
+    (``"aura"`` → ``"local"``), else the value lowercased and trimmed."""
+    special = resolve(SPECIAL_SUBTYPES, value)
+    return special if special else " ".join(value.lower().split())
+
+
+_PROTECTION_RE = re.compile(r"^(?:protection (?:contre|from)|pro) (?:(?:le|la|les|l) )?(.+)$")
+
+
+def protection_from(ability: str):
+    """What a protection ability protects from: a :class:`Color` or a
+    :class:`CardType` (``"protection contre le noir"`` → ``Color.BLACK``,
+    ``"protection from artifacts"`` → ``CardType.ARTIFACT``), else None.
+    See 502.7 (2004)."""
+    found = _PROTECTION_RE.match(key(ability))
+    if not found:
+        return None
+    quality = found.group(1)
+    return resolve(COLORS, quality) or resolve(CARD_TYPES, quality)
