@@ -178,6 +178,63 @@ def ask(
 
 
 @app.command()
+def check(
+    scenario: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="SCÉNARIO",
+            help="Fichier de scénario TOML (« - » : entrée standard) ; avec --example, le nom d'un exemple.",
+        ),
+    ] = None,
+    example: Annotated[
+        bool,
+        typer.Option(
+            "--example",
+            help="Liste les scénarios d'exemple fournis ; avec un nom, affiche cet exemple, à copier puis modifier.",
+        ),
+    ] = False,
+    edition: EditionOption = None,
+    as_json: JsonOption = False,
+    corpus: CorpusOption = None,
+) -> None:
+    """Applique les effets basés sur un état (420) à un scénario : chaque
+    vérification, les règles citées avec leur texte, l'état final et le résultat."""
+    from rules_kb.errors import RulesKbError
+
+    if example:
+        from rules_kb.checker import report
+
+        try:
+            found = report.example(scenario) if scenario else report.examples()
+        except RulesKbError as error:
+            if as_json:
+                _emit_json(serialize.error_dict(error))
+            else:
+                render.error(str(error))
+            raise typer.Exit(1) from None
+        if as_json:
+            _emit_json(serialize.example_dict(found) if scenario else serialize.examples_dict(found))
+        elif scenario:
+            sys.stdout.write(found.text)
+        else:
+            render.examples(found)
+        return
+    if not scenario:
+        render.error(
+            "Indiquez un fichier de scénario : « rules-kb check scenario.toml ». "
+            "Pour partir d'un exemple : « rules-kb check --example »."
+        )
+        raise typer.Exit(2)
+    _respond(
+        corpus,
+        as_json,
+        lambda kb: kb.check(scenario, edition),
+        serialize.check_dict,
+        render.check_report,
+    )
+
+
+@app.command()
 def graph(
     target: Annotated[
         str, typer.Argument(metavar="RÈGLE_OU_TERME", help="Numéro de règle (418.5a) ou terme du glossaire (« Couche »).")

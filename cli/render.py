@@ -407,3 +407,165 @@ def _dump_lines(title: str, lines: list[str]) -> None:
     console.print(Text(f"\n{title} ({len(lines)}) :", style="bold"))
     for line in lines:
         console.print(Text("  " + line), overflow="ellipsis", no_wrap=True)
+
+
+# -- check ----------------------------------------------------------------------
+
+
+def _pt(power, toughness) -> str:
+    return "" if power is None else f"{power}/{toughness}"
+
+
+def _state_tables(state, title: str) -> None:
+    """Players and objects of a checker state, as two tables."""
+    from rich.table import Table
+
+    from rules_kb.checker.characteristics import characteristics
+
+    console.print(Text(f"\n{title}", style="bold"))
+    players = Table(show_edge=False, pad_edge=False, box=None, header_style="dim")
+    for column in ("Joueur", "Points de vie", "Poison", ""):
+        players.add_column(column)
+    for player in state.players:
+        status = Text("a perdu (" + ", ".join(player.lost_by) + ")", style="red") if player.lost else Text("")
+        if player.drew_from_empty_library and not player.lost:
+            status = Text("a dû piocher dans une bibliothèque vide", style="yellow")
+        players.add_row(player.name, str(player.life), str(player.poison), status)
+    console.print(Padding(players, (0, 0, 0, 2)))
+    if not state.objects:
+        return
+    seen = characteristics(state)
+    rows = []
+    for obj in state.objects:
+        now = seen.get(obj.id)
+        types = " ".join(
+            [t.label for t in sorted(obj.card_types, key=lambda t: t.value)]
+            + [t.label for t in sorted(obj.supertypes, key=lambda t: t.value)]
+        )
+        if obj.subtypes:
+            types += " : " + " ".join(obj.subtypes)
+        if obj.token:
+            types += " (jeton)"
+        if obj.spell_copy or obj.copy_of_card:
+            types += " (copie)"
+        description = Text(obj.name, style="bold")
+        description.append(f" — {types}" if types else "")
+        if now and now.power is not None:
+            description.append(f" {_pt(now.power, now.toughness)}")
+        rows.append(
+            {
+                "Objet": Text(obj.id, style=_NUMBER_STYLE),
+                "Description": description,
+                "Contrôleur": obj.controller,
+                "Blessures": str(obj.damage or ""),
+                "Marqueurs": ", ".join(f"{count} × {name}" for name, count in obj.counters.items()),
+                "Zone": obj.zone.label if obj.zone else Text("n'existe plus", style="dim"),
+                "Attaché à": obj.attached_to,
+                "Tampon": str(obj.timestamp),
+            }
+        )
+    objects = Table(show_edge=False, pad_edge=False, box=None, header_style="dim")
+    columns = [name for name in rows[0] if any(str(row[name]) for row in rows)]
+    for name in columns:
+        objects.add_column(name, ratio=3 if name == "Description" else None, no_wrap=name in ("Objet", "Tampon"))
+    for row in rows:
+        objects.add_row(*(row[name] for name in columns))
+    console.print(Padding(objects, (0, 0, 0, 2)))
+
+
+def check_report(report, kb) -> None:
+    """``check``: starting state, each round of state-based effects with the
+    rules' texts, final state and outcome."""
+    from rules_kb.checker.report import ACTION_LABELS, REGENERATION_LABELS, object_label
+    from rules_kb.links import first_sentence
+
+    resolution = report.resolution
+    scenario = report.scenario
+    heading = Text("Scénario", style="bold")
+    if scenario.title:
+        heading.append(" : " + scenario.title, style="bold")
+    if scenario.path:
+        heading.append(f"  ({scenario.path})", style="dim")
+    console.print(heading)
+    console.print(Text(f"Édition {resolution.edition.id} : {resolution.edition.description}", style="dim"))
+    _state_tables(resolution.initial, "État de départ")
+    before = resolution.initial
+    for number, round_ in enumerate(resolution.rounds, 1):
+        console.print(
+            Text.assemble(
+                (f"\nVérification {number}", "bold"),
+                (" — ces effets ont lieu en même temps, puis la vérification recommence (420.3)", "dim"),
+            )
+        )
+        by_rule: dict[str, list] = {}
+        for event in round_.events:
+            by_rule.setdefault(event.rule, []).append(event)
+        for rule_number, events in by_rule.items():
+            rule = report.texts.get(rule_number)
+            line = Text("  ")
+            line.append(rule_number, style=_NUMBER_STYLE)
+            line.append(" " + (rule.text if rule else ""), style="italic")
+            console.print(line)
+            for event in events:
+                who = [object_label(before, oid) for oid in event.objects] + list(event.players)
+                item = Text("    • ")
+                item.append(", ".join(who), style="bold")
+                item.append(f" : {ACTION_LABELS[event.action]}")
+                item.append(f" — {event.reason}.", style="dim")
+                if event.action.regeneration is not None:
+                    item.append(" " + REGENERATION_LABELS[event.action.regeneration].capitalize() + ".")
+                console.print(item)
+                for other in event.see_also:
+                    cited = report.texts.get(other)
+                    note = Text("      voir ", style="dim")
+                    note.append(other, style=_NUMBER_STYLE)
+                    if cited:
+                        note.append(" " + first_sentence(cited.text, 110), style="dim")
+                    console.print(note)
+        before = round_.state
+    if resolution.rounds:
+        console.print(Text("\nPlus aucun effet basé sur un état ne s'applique.", style="dim"))
+        _state_tables(resolution.final, "État final")
+    else:
+        console.print(Text("\nAucun effet basé sur un état ne s'applique : rien ne change.", style="bold"))
+    outcome = resolution.outcome
+    result = Text("\nRésultat : ", style="bold")
+    if outcome.draw:
+        draw_rule = resolution.edition.draw_rule
+        result.append(f"partie nulle, {' et '.join(outcome.losers)} perdent en même temps ({draw_rule}).")
+        console.print(result)
+        if draw_rule in report.texts:
+            console.print(Padding(Text(report.texts[draw_rule].text, style="italic"), (0, 0, 0, 2)))
+        return
+    if outcome.losers:
+        lost = "; ".join(
+            f"{player.name} perd la partie ({', '.join(player.lost_by)})"
+            for player in resolution.final.players
+            if player.lost
+        )
+        result.append(lost + ".")
+        if outcome.winners:
+            result.append(f" {outcome.winners[0]} gagne.")
+    else:
+        result.append("aucun joueur ne perd la partie.")
+    console.print(result)
+
+
+def examples(found) -> None:
+    """``check --example``: the bundled scenarios and how to copy one."""
+    console.print(Text("Scénarios d'exemple :", style="bold"))
+    width = max((len(example.name) for example in found), default=0)
+    for example in found:
+        line = Text("  ")
+        line.append(example.name.ljust(width), style=_NUMBER_STYLE)
+        line.append("  " + example.title)
+        console.print(line)
+    if found:
+        name = found[0].name
+        console.print(
+            Text(
+                f"\nPour en copier un puis le modifier : rules-kb check --example {name} > {name}.toml\n"
+                f"puis : rules-kb check {name}.toml",
+                style="dim",
+            )
+        )

@@ -346,6 +346,21 @@ class KnowledgeBase:
         resolved = tuple(dict.fromkeys(resolve_kind(kind) for kind in kinds))
         return search(self, query, limit=limit, edition=self.check_edition(edition), kinds=resolved)
 
+    def check(self, scenario, edition: str | None = None):
+        """Perform the state-based effects on a scenario: a path to a TOML
+        file (``"-"``: standard input) or a parsed
+        :class:`rules_kb.checker.scenario.Scenario`; ``edition`` overrides
+        the scenario's. Returns a :class:`rules_kb.checker.report.CheckReport`;
+        raises :class:`rules_kb.checker.scenario.ScenarioError` for an
+        unusable file and the edition errors of
+        :func:`rules_kb.checker.report.choose_edition`."""
+        from rules_kb.checker.report import check_scenario
+        from rules_kb.checker.scenario import Scenario, load_scenario
+
+        if not isinstance(scenario, Scenario):
+            scenario = load_scenario(os.fspath(scenario))
+        return check_scenario(self, scenario, edition)
+
     def ask(self, question: str, limit: int = 5, edition: str | None = None):
         """Rules for a question in a player's words; see :func:`rules_kb.query.ask`."""
         from rules_kb.query import ask

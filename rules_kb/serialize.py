@@ -372,6 +372,107 @@ def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
     }
 
 
+def _object_dict(obj, seen) -> dict[str, Any]:
+    """One object of a checked state; ``seen`` its characteristics (None once gone)."""
+    return {
+        "id": obj.id,
+        "name": obj.name,
+        "controller": obj.controller,
+        "owner": obj.owner,
+        "card_types": sorted(card_type.value for card_type in obj.card_types),
+        "subtypes": list(obj.subtypes),
+        "supertypes": sorted(supertype.value for supertype in obj.supertypes),
+        "colors": sorted(color.value for color in obj.colors),
+        "zone": obj.zone.value if obj.zone else None,
+        "power": seen.power if seen else None,
+        "toughness": seen.toughness if seen else None,
+        "damage": obj.damage,
+        "counters": dict(obj.counters),
+        "attached_to": obj.attached_to or None,
+        "token": obj.token,
+        "timestamp": obj.timestamp,
+    }
+
+
+def game_state_dict(state) -> dict[str, Any]:
+    """``{"permanents", "spells", "players"}``: a checker state
+    (:class:`rules_kb.checker.state.GameState`)."""
+    from rules_kb.checker.characteristics import characteristics
+
+    seen = characteristics(state)
+    return {
+        "permanents": [_object_dict(obj, seen.get(obj.id)) for obj in state.objects if obj.source == "permanent"],
+        "spells": [_object_dict(obj, seen.get(obj.id)) for obj in state.objects if obj.source == "spell"],
+        "players": [
+            {
+                "name": player.name,
+                "life": player.life,
+                "poison": player.poison,
+                "lost": player.lost,
+                "lost_by": list(player.lost_by),
+            }
+            for player in state.players
+        ],
+    }
+
+
+def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
+    """One state-based event: ``{"rule", "action", "objects", "players",
+    "text", "reason", "regeneration", "see_also", "counters"}``."""
+    rule = texts.get(event.rule)
+    return {
+        "rule": event.rule,
+        "action": event.action.value,
+        "objects": list(event.objects),
+        "players": list(event.players),
+        "text": rule.text if rule else "",
+        "reason": event.reason,
+        "regeneration": event.action.regeneration,
+        "see_also": list(event.see_also),
+        "counters": dict(event.counters),
+    }
+
+
+def check_dict(report) -> dict[str, Any]:
+    """``check``: the scenario's state-based effects (see the README for the shape)."""
+    resolution = report.resolution
+    outcome = resolution.outcome
+    return {
+        "edition": resolution.edition.id,
+        "scenario": report.scenario.path or None,
+        "title": report.scenario.title,
+        "initial": game_state_dict(resolution.initial),
+        "rounds": [
+            {"events": [event_dict(event, report.texts) for event in round_.events]} for round_ in resolution.rounds
+        ],
+        "final": game_state_dict(resolution.final),
+        "outcome": {
+            "losers": list(outcome.losers),
+            "draw": outcome.draw,
+            "winners": list(outcome.winners),
+            "rule": resolution.edition.draw_rule if outcome.draw else None,
+        },
+        "rules": [
+            {"number": number, "edition": rule.edition, "text": rule.text, "source": source_dict(rule.source)}
+            for number, rule in report.texts.items()
+        ],
+    }
+
+
+def examples_dict(examples) -> dict[str, Any]:
+    """``check --example``: ``{"examples": [{"name", "title"}]}``."""
+    return {"examples": [{"name": example.name, "title": example.title} for example in examples]}
+
+
+def example_dict(example) -> dict[str, Any]:
+    """``check --example NOM``: ``{"name", "title", "text"}`` (the TOML text)."""
+    return {"name": example.name, "title": example.title, "text": example.text}
+
+
 def error_dict(error: Exception) -> dict[str, Any]:
-    """``{"error": {"type", "message"}}``: what ``--json`` prints on a user error."""
-    return {"error": {"type": type(error).__name__, "message": str(error)}}
+    """``{"error": {"type", "message"}}``: what ``--json`` prints on a user error;
+    a scenario error adds ``"file"``, ``"line"`` (null if unknown) and ``"key"``."""
+    data = {"type": type(error).__name__, "message": str(error)}
+    if type(error).__name__ == "ScenarioError":
+        data.update(file=error.path or None, line=error.line or None, key=error.key or None)
+    return {"error": data}
