@@ -9,7 +9,17 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-COMMANDS = ["show", "define", "search", "ask", "graph", "index", "corpus list", "corpus check", "corpus dump"]
+def _command_names() -> list[str]:
+    """Every command of the app, read from the app itself so none is forgotten."""
+    from cli.app import app, corpus_app
+
+    def name(command) -> str:
+        return command.name or command.callback.__name__.replace("_", "-")
+
+    return [name(c) for c in app.registered_commands] + [f"corpus {name(c)}" for c in corpus_app.registered_commands]
+
+
+COMMANDS = _command_names()
 
 
 def test_show_prints_the_rule_in_full(run_cli):

@@ -28,6 +28,7 @@ from rules_kb.checker.state import (
     power_toughness_counter,
 )
 from rules_kb.errors import RulesKbError, describe_os_error
+from rules_kb.text import fold
 
 #: The keys each table accepts, in the order the README documents them.
 TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell")
@@ -344,7 +345,7 @@ class _Reader:
         try:
             data = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as error:
-            raise _syntax_error(error, self.path) from None
+            raise _syntax_error(error, self.path, self.text) from None
         self.check_keys(data, TOP_KEYS, "", 0)
         title = self.string(data, "title", "", 0)
         edition = self.string(data, "edition", "", 0)
@@ -483,7 +484,7 @@ def _designation(word: str) -> str | None:
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", vocab.key(name).replace(" ", "-")).strip("-")
+    return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-")
 
 
 _TOML_MESSAGES = (
@@ -498,6 +499,7 @@ _TOML_MESSAGES = (
     (r"Unclosed inline table", "table en ligne non fermée (« } » manquant)"),
     (r"Duplicate inline table key (.*)", r"clé \1 écrite deux fois dans la table en ligne"),
     (r"Unterminated string", "texte non terminé (guillemet fermant manquant)"),
+    (r"Illegal character '\\n'", "texte non terminé (guillemet fermant manquant avant la fin de la ligne)"),
     (r"Illegal character (.*)", r"caractère interdit \1"),
     (r"Found invalid character (.*)", r"caractère inattendu \1"),
     (r"Invalid statement", "instruction invalide (attendu : clé = valeur, ou [table], ou [[table]])"),
@@ -510,8 +512,8 @@ _TOML_MESSAGES = (
 _POSITION_RE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 
 
-def _syntax_error(error: tomllib.TOMLDecodeError, path: str) -> ScenarioError:
-    """A French :class:`ScenarioError` for a TOML syntax error."""
+def _syntax_error(error: tomllib.TOMLDecodeError, path: str, text: str) -> ScenarioError:
+    """A French :class:`ScenarioError` for a TOML syntax error in ``text``."""
     message = str(error)
     line = 0
     position = _POSITION_RE.search(message)
@@ -523,6 +525,7 @@ def _syntax_error(error: tomllib.TOMLDecodeError, path: str) -> ScenarioError:
             column = f" (colonne {position.group(2)})"
         else:
             column = " (à la fin du fichier)"
+            line = len(text.rstrip().splitlines()) or 1
     for pattern, french in _TOML_MESSAGES:
         if re.fullmatch(pattern, message):
             message = re.sub(pattern, french, message)

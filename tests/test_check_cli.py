@@ -1,0 +1,144 @@
+"""``rules-kb check``: what a judge sees, exit codes, ``--json`` and ``--example``."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+BEAR_AND_AURA = """
+[[player]]
+name = "Alice"
+
+[[player]]
+name = "Bob"
+
+[[permanent]]
+id = "ours"
+name = "Ours runegriffe"
+controller = "Alice"
+card_types = ["créature"]
+power = 2
+toughness = 2
+damage = 2
+
+[[permanent]]
+id = "guide"
+name = "Guide griffon"
+controller = "Alice"
+card_types = ["enchantement"]
+subtypes = ["local"]
+enchant = ["créature"]
+attached_to = "ours"
+"""
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_check_prints_each_round_with_the_rule_text_from_the_corpus(run_cli, tmp_path):
+    path = tmp_path / "ours.toml"
+    path.write_text(BEAR_AND_AURA, encoding="utf-8")
+    result = run_cli("check", str(path))
+    assert result.exit_code == 0, result.stderr
+    text = flat(result.stdout)
+    assert "État de départ" in text and "État final" in text
+    first, second = text.index("Vérification 1"), text.index("Vérification 2")
+    assert first < text.index("420.5c Une créature avec des blessures fatales") < second
+    assert "Ours runegriffe (ours) : détruit" in text
+    assert "La régénération peut remplacer cette destruction." in text
+    assert second < text.index("420.5d Un enchantement local qui enchante un permanent illégal ou inexistant")
+    assert "Guide griffon (guide) : mis au cimetière de son propriétaire" in text
+    assert "Résultat : aucun joueur ne perd la partie." in text
+
+
+def test_check_json_shape(run_cli, tmp_path):
+    path = tmp_path / "ours.toml"
+    path.write_text(BEAR_AND_AURA, encoding="utf-8")
+    data = run_cli("check", str(path), "--json").json()
+    assert data["edition"] == "2004"
+    assert [[(e["rule"], e["action"], e["objects"]) for e in r["events"]] for r in data["rounds"]] == [
+        [("420.5c", "destroy", ["ours"])],
+        [("420.5d", "put_into_graveyard", ["guide"])],
+    ]
+    event = data["rounds"][0]["events"][0]
+    assert set(event) >= {"rule", "action", "objects", "players", "text"}
+    assert event["text"].startswith("Une créature avec des blessures fatales") and event["regeneration"] is True
+    bear = next(p for p in data["final"]["permanents"] if p["id"] == "ours")
+    assert set(bear) >= {"id", "zone", "power", "toughness", "damage", "counters", "attached_to"}
+    assert (bear["zone"], bear["damage"]) == ("graveyard", 0)
+    assert set(data["final"]["players"][0]) >= {"name", "life", "poison", "lost"}
+    assert data["outcome"] == {"losers": [], "draw": False, "winners": [], "rule": None}
+
+
+def test_two_players_at_zero_life_is_a_draw(run_cli, tmp_path):
+    path = tmp_path / "nulle.toml"
+    path.write_text('[[player]]\nname = "Alice"\nlife = 0\n\n[[player]]\nname = "Bob"\nlife = 0\n', encoding="utf-8")
+    result = run_cli("check", str(path))
+    assert result.exit_code == 0
+    assert "partie nulle, Alice et Bob perdent en même temps (102.4)" in flat(result.stdout)
+    data = run_cli("check", str(path), "--json").json()
+    assert data["outcome"]["draw"] and data["outcome"]["losers"] == ["Alice", "Bob"]
+    assert data["outcome"]["rule"] == "102.4"
+
+
+def test_a_malformed_file_gives_a_french_error_with_the_key(run_cli, tmp_path):
+    path = tmp_path / "faux.toml"
+    path.write_text(BEAR_AND_AURA.replace("toughness = 2", 'toughness = "deux"'), encoding="utf-8")
+    result = run_cli("check", str(path))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.stderr
+    message = flat(result.stderr)
+    assert f"Erreur : Scénario « {path} », ligne 14, [[permanent]] n°1, clé « toughness »" in message
+    assert "un nombre entier est attendu" in message
+    data = run_cli("check", str(path), "--json").json()
+    assert data["error"]["key"] == "toughness" and data["error"]["line"] == 14
+    assert path.read_text(encoding="utf-8").count('"deux"') == 1  # the judge's file is untouched
+
+
+def test_edition_option_overrides_the_file(run_cli, tmp_path):
+    path = tmp_path / "marqueurs.toml"
+    path.write_text(
+        'edition = "2004"\n[[permanent]]\nname = "Bulot"\ncontroller = "Alice"\ncard_types = ["créature"]\n'
+        'power = 1\ntoughness = 1\ncounters = { "+1/+1" = 2, "-1/-1" = 1 }\n',
+        encoding="utf-8",
+    )
+    assert run_cli("check", str(path), "--json").json()["rounds"] == []
+    data = run_cli("check", str(path), "--edition", "2006-faq", "--json").json()
+    assert data["edition"] == "2006-faq" and data["rounds"][0]["events"][0]["rule"] == "420.5n"
+    assert data["rounds"][0]["events"][0]["text"].startswith("Si un permanent a à la fois un marqueur +1/+1")
+    bad = run_cli("check", str(path), "--edition", "2011")
+    assert bad.exit_code == 1 and "2004, 2006-faq" in flat(bad.stderr)
+
+
+def test_missing_file_and_missing_argument(run_cli, tmp_path):
+    result = run_cli("check", str(tmp_path / "absent.toml"))
+    assert result.exit_code == 1 and "introuvable" in result.stderr and "Traceback" not in result.stderr
+    result = run_cli("check")
+    assert result.exit_code == 2 and "rules-kb check --example" in flat(result.stderr)
+
+
+def test_check_reads_standard_input(run_cli, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BEAR_AND_AURA.encode("utf-8"))))
+    data = run_cli("check", "-", "--json").json()
+    assert data["scenario"] == "<entrée standard>" and len(data["rounds"]) == 2
+
+
+def test_example_lists_then_prints_a_scenario_that_runs(run_cli, tmp_path):
+    listing = run_cli("check", "--example")
+    assert listing.exit_code == 0
+    assert "blessures-fatales" in listing.stdout and "regle-des-legendes" in listing.stdout
+    names = [e["name"] for e in run_cli("check", "--example", "--json").json()["examples"]]
+    assert "partie-nulle" in names and len(names) >= 12
+    for name in names:
+        printed = run_cli("check", "--example", name)
+        assert printed.exit_code == 0 and printed.stdout.startswith("# ")
+        path = tmp_path / f"{name}.toml"
+        path.write_text(printed.stdout, encoding="utf-8")
+        ran = run_cli("check", str(path), "--json")
+        assert ran.exit_code == 0 and ran.json()["rounds"], name
+
+
+def test_unknown_example(run_cli):
+    result = run_cli("check", "--example", "inconnu")
+    assert result.exit_code == 1 and "blessures-fatales" in result.stderr
