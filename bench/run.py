@@ -10,7 +10,7 @@ already built (a first untimed run builds it), output discarded. The index
 build is timed as ``rules-kb index`` (a full rebuild). The cache lives in a
 temporary RULES_KB_HOME so the user's cache is left alone.
 
-Budgets on a 2-core machine: show ≤ 150 ms, define ≤ 200 ms, search and ask ≤ 300 ms,
+Budgets on a 2-core machine: show ≤ 150 ms, define ≤ 200 ms, search, ask and check ≤ 300 ms,
 build ≤ 10 s. Exit code 1 if a median is over its budget.
 """
 
@@ -33,6 +33,7 @@ CASES = (
     ("search", ["search", "blessures fatales"], 0.300),
     ("define", ["define", "contrecarer"], 0.200),  # + rapidfuzz import (~20 ms) for typo tolerance
     ("ask", ["ask", "ma créature 2/2 a pris 2 blessures, elle meurt ?"], 0.300),
+    ("check", ["check", "{home}/blessures-fatales.toml"], 0.300),  # a bundled example, copied
     ("build", ["index"], 10.0),
 )
 
@@ -61,8 +62,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="rules-kb-bench-") as home:
         env = dict(os.environ, RULES_KB_HOME=home)
         subprocess.run([script, "index"], env=env, stdout=subprocess.DEVNULL, check=True)
+        with open(Path(home) / "blessures-fatales.toml", "wb") as scenario:
+            subprocess.run([script, "check", "--example", "blessures-fatales"], env=env, stdout=scenario, check=True)
         results = []
         for name, args, budget in CASES:
+            args = [arg.format(home=home) for arg in args]
             runs = max(3, options.runs // 2) if name == "build" else options.runs
             times = [_time([script, *args], env) for _ in range(runs)]
             median = statistics.median(times)

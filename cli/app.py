@@ -22,7 +22,8 @@ app = typer.Typer(
     name="rules-kb",
     help=(
         "Consultation des règles complètes de Magic : l'Assemblée, en français, "
-        "pour les arbitres : règles par numéro, glossaire, recherche, questions."
+        "pour les arbitres : règles par numéro, glossaire, recherche, questions, "
+        "effets basés sur un état d'une situation de jeu."
     ),
     no_args_is_help=True,
     add_completion=False,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 
 class _Labelled(enum.Enum):
@@ -194,11 +194,3 @@ class GameState:
     def permanents(self) -> tuple[GameObject, ...]:
         """The objects on the battlefield, in file order."""
         return tuple(obj for obj in self.objects if obj.on_battlefield)
-
-    def with_objects(self, objects) -> GameState:
-        """A copy with these objects."""
-        return replace(self, objects=tuple(objects))
-
-    def with_players(self, players) -> GameState:
-        """A copy with these players."""
-        return replace(self, players=tuple(players))
