@@ -52,8 +52,6 @@ class Edition:
     what changed). ``state_based_actions`` maps each state-based action of
     the edition to its rule number, in the order the rules list them.
     ``draw_rule`` is the rule saying that players losing at once is a draw.
-    ``switch_power_toughness_last`` says that power/toughness switching
-    effects apply after every other layer-6 effect (checker part 2).
     ``description`` says in French what the edition is.
     """
 
@@ -62,7 +60,6 @@ class Edition:
     state_based_actions: dict[StateBasedAction, str]
     draw_rule: str
     description: str
-    switch_power_toughness_last: bool = False
 
     def rule_of(self, action: StateBasedAction) -> str | None:
         """The rule number of ``action`` in this edition, None if it has no such rule."""
@@ -96,10 +93,8 @@ _2006_FAQ = replace(
     state_based_actions={**_2004.state_based_actions, StateBasedAction.COUNTERS_CANCEL: "420.5n"},
     description=(
         "Règles de 2004 avec ce que la FAQ de Spirale temporelle (août 2006) change : "
-        "l'effet basé sur un état 420.5n (marqueurs +1/+1 et -1/-1) et l'échange de force "
-        "et d'endurance appliqué en dernier."
+        "l'effet basé sur un état 420.5n (marqueurs +1/+1 et -1/-1)."
     ),
-    switch_power_toughness_last=True,
 )
 
 #: Every edition the checker can follow, by corpus edition id.
