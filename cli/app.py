@@ -75,6 +75,15 @@ def _emit_json(data) -> None:
         raise typer.Exit(1) from None
 
 
+def _fail(error, as_json: bool):
+    """Print a rules-kb error (French message, or the JSON error shape); exit code 1."""
+    if as_json:
+        _emit_json(serialize.error_dict(error))
+    else:
+        render.error(str(error))
+    return typer.Exit(1)
+
+
 def _respond(corpus, as_json, compute, to_json, show, rebuild=False) -> None:
     """Open the corpus, ``compute(kb)``, then print ``to_json(result)`` with
     ``--json`` or ``show(result, kb)``; rules-kb errors become a French
@@ -87,11 +96,7 @@ def _respond(corpus, as_json, compute, to_json, show, rebuild=False) -> None:
             kb = KnowledgeBase.open(corpus, progress=progress, rebuild=rebuild)
         result = compute(kb)
     except RulesKbError as error:
-        if as_json:
-            _emit_json(serialize.error_dict(error))
-        else:
-            render.error(str(error))
-        raise typer.Exit(1) from None
+        raise _fail(error, as_json) from None
     if as_json:
         _emit_json(to_json(result))
     else:
@@ -208,11 +213,7 @@ def check(
         try:
             found = report.example(scenario) if scenario else report.examples()
         except RulesKbError as error:
-            if as_json:
-                _emit_json(serialize.error_dict(error))
-            else:
-                render.error(str(error))
-            raise typer.Exit(1) from None
+            raise _fail(error, as_json) from None
         if as_json:
             _emit_json(serialize.example_dict(found) if scenario else serialize.examples_dict(found))
         elif scenario:

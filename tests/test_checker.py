@@ -7,7 +7,6 @@ the rules print an example (the FAQ's under 420.5n), the test reproduces it.
 from __future__ import annotations
 
 import inspect
-import json
 import re
 
 import pytest
@@ -16,6 +15,7 @@ from rules_kb.checker.editions import EDITIONS, StateBasedAction
 from rules_kb.checker.report import check_scenario, describe, examples, parse_scenario
 from rules_kb.checker.state import Zone
 from rules_kb.checker.state_based import REGISTRY, Action, is_lethal, run
+from tests.scenarios import table
 
 PLAYERS = """
 [[player]]
@@ -30,20 +30,6 @@ def resolve(toml: str, edition: str = "2004"):
     """Run the state-based effects on an inline scenario (two players added when none is given)."""
     text = toml if "[[player]]" in toml else PLAYERS + toml
     return run(parse_scenario(text).state, EDITIONS[edition])
-
-
-def toml_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    return json.dumps(value, ensure_ascii=False)
-
-
-def table(kind: str = "permanent", **fields) -> str:
-    """A ``[[kind]]`` table with these keys (None values left out)."""
-    lines = [f"\n[[{kind}]]"] + [f"{key} = {toml_value(value)}" for key, value in fields.items() if value is not None]
-    return "\n".join(lines) + "\n"
 
 
 def creature(id_: str, power: int, toughness: int, **extra) -> str:
@@ -205,6 +191,9 @@ damage = 3
 # -- 420.5d: auras ---------------------------------------------------------------
 
 
+LAND = table(id="foret", name="Forêt", controller="Alice", card_types=["terrain"])
+
+
 def aura(id_: str, attached_to: str | None = None, **extra) -> str:
     fields = dict(id=id_, name=id_.capitalize(), controller="Alice", card_types=["enchantement"],
                   subtypes=["local"], enchant=["créature"], attached_to=attached_to)
@@ -234,13 +223,7 @@ def test_420_5d_an_aura_on_a_legal_creature_stays():
         (aura("a", "a"), ("212.4g",)),  # attached to itself
         (aura("a", "x", card_types=["enchantement", "créature"], power=1, toughness=1)
          + creature("x", 1, 1), ("212.4g",)),  # an aura that is also a creature
-        ("""
-[[permanent]]
-id = "foret"
-name = "Forêt"
-controller = "Alice"
-card_types = ["terrain"]
-""" + aura("a", "foret"), ("212.4c",)),  # Enchanter : créature on a land
+        (LAND + aura("a", "foret"), ("212.4c",)),  # Enchanter : créature on a land
         (creature("x", 1, 1, abilities=["protection contre le noir"])
          + aura("a", "x", colors=["noir"]), ("502.7c",)),
         (aura("a", "Bob"), ("212.4c",)),  # a player, but it enchants creatures
@@ -407,13 +390,7 @@ def test_420_5k_equipment_on_a_creature_that_died_becomes_unattached_and_stays_i
 @pytest.mark.parametrize(
     ("setup", "see_also"),
     [
-        ("""
-[[permanent]]
-id = "foret"
-name = "Forêt"
-controller = "Alice"
-card_types = ["terrain"]
-""" + equipment("e", "foret"), ("212.2g",)),
+        (LAND + equipment("e", "foret"), ("212.2g",)),
         (creature("x", 1, 1) + equipment("e", "x", card_types=["artefact", "créature"], power=1, toughness=1),
          ("212.2i",)),
         (equipment("e", "e"), ("212.2i",)),

@@ -3,8 +3,6 @@ judge can make giving a French error with the file, line and key."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,6 +18,7 @@ from rules_kb.checker.scenario import (
 )
 from rules_kb.checker.state import CardType, Color, Supertype, Zone
 from rules_kb.checker.state_based import run
+from tests.scenarios import toml_value
 
 BEAR = """
 [[player]]
@@ -233,18 +232,10 @@ _VALUES = st.one_of(
 )
 
 
-def _toml(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + " }"
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _tables(kind: str, keys: tuple[str, ...]):
     return st.lists(st.dictionaries(st.sampled_from((*keys, "bogus")), _VALUES, max_size=8), max_size=4).map(
         lambda items: "".join(
-            f"\n[[{kind}]]\n" + "".join(f"{key} = {_toml(value)}\n" for key, value in item.items()) for item in items
+            f"\n[[{kind}]]\n" + "".join(f"{key} = {toml_value(value)}\n" for key, value in item.items()) for item in items
         )
     )
 

@@ -201,6 +201,12 @@ def _protected_from(target: Characteristics, source: Characteristics) -> str:
     return ""
 
 
+def _gone(target: GameObject, what: str) -> str:
+    """The reason given when what an aura or equipment was attached to left play."""
+    where = target.zone.label if target.exists and target.zone else "n'existe plus"
+    return f"{what} ({target.name}) n'est plus en jeu ({where})"
+
+
 def _matches(designation: str, target: Characteristics) -> bool:
     """Whether a permanent matches one "Enchanter :" designation (212.4c)."""
     if designation == vocab.PERMANENT:
@@ -236,8 +242,7 @@ def aura_problem(board: Board, aura: GameObject, seen: Characteristics) -> tuple
         wanted = " ".join(aura.enchant) or "permanent"
         return f"enchante le joueur {aura.attached_to} alors qu'il enchante : {wanted}", ("212.4c",)
     if not target.on_battlefield:
-        where = target.zone.label if target.exists and target.zone else "n'existe plus"
-        return f"le permanent enchanté ({target.name}) n'est plus en jeu ({where})", ()
+        return _gone(target, "le permanent enchanté"), ()
     target_seen = board.characteristics[target.id]
     missing = [d for d in aura.enchant if not _matches(d, target_seen)]
     if missing:
@@ -282,8 +287,7 @@ def equipment_problem(board: Board, equipment: GameObject, seen: Characteristics
     if target is None:
         return f"{equipment.attached_to} est un joueur, pas une créature", ("212.2g",)
     if not target.on_battlefield:
-        where = target.zone.label if target.exists and target.zone else "n'existe plus"
-        return f"la créature équipée ({target.name}) n'est plus en jeu ({where})", ()
+        return _gone(target, "la créature équipée"), ()
     target_seen = board.characteristics[target.id]
     if not target_seen.is_creature:
         return f"{target.name} n'est pas une créature", ("212.2g",)

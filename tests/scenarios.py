@@ -1,0 +1,22 @@
+"""Writing small scenario files in tests: TOML values and tables from Python."""
+
+from __future__ import annotations
+
+import json
+
+
+def toml_value(value) -> str:
+    """A Python value (bool, int, str, list, dict) as TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def table(kind: str = "permanent", **fields) -> str:
+    """A ``[[kind]]`` table with these keys (None values left out)."""
+    lines = [f"\n[[{kind}]]"] + [f"{key} = {toml_value(value)}" for key, value in fields.items() if value is not None]
+    return "\n".join(lines) + "\n"
