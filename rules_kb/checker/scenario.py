@@ -111,7 +111,8 @@ class _Lines:
 
 
 class _Reader:
-    """Reads one scenario text; each ``_…`` method checks one kind of value."""
+    """Reads one scenario text: one method per kind of value or table, each raising
+    :class:`ScenarioError` with the place of the mistake."""
 
     def __init__(self, text: str, path: str) -> None:
         self.text = text
