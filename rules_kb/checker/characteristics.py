@@ -1,13 +1,15 @@
 """The characteristics of each object as the state-based effects see them.
 
-Part 1 of the checker has no continuous effects: an object's characteristics
-are the ones its scenario gives, and its power and toughness count its
-+X/+Y and -X/-Y counters (200.10 and 418.5a, 2004).
+An object's printed characteristics are the ones its scenario gives; a
+permanent's are then modified by continuous effects in layers, counters
+included (418.5a, 2004; see :mod:`rules_kb.checker.layers`). Objects in
+other zones keep their printed values, plus their +X/+Y counters (200.10).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from rules_kb.checker.state import (
     AURA,
@@ -22,12 +24,22 @@ from rules_kb.checker.state import (
 )
 from rules_kb.text import fold
 
+if TYPE_CHECKING:
+    from rules_kb.checker.editions import Edition
+    from rules_kb.checker.effects import ContinuousEffect
+
 
 @dataclass(frozen=True, slots=True)
 class Characteristics:
     """What an object is at one moment: its name, controller, types,
     colours, abilities, and power and toughness (None for an object that is
-    not a creature and was given none)."""
+    not a creature).
+
+    ``statics`` are its static abilities that create continuous effects
+    (418.4), ``enchant`` the designations after "Enchanter :" (212.4c), both
+    part of its text; ``applied`` the ids of the continuous effects that
+    modified it, in the order they applied (``"counters"`` for its counters).
+    """
 
     name: str
     controller: str
@@ -39,6 +51,9 @@ class Characteristics:
     mana_value: int
     power: int | None
     toughness: int | None
+    statics: tuple[ContinuousEffect, ...] = ()
+    enchant: tuple[str, ...] = ()
+    applied: tuple[str, ...] = ()
 
     def is_a(self, card_type: CardType) -> bool:
         """Whether the object has this card type."""
@@ -86,17 +101,9 @@ def counter_modifier(obj: GameObject) -> tuple[int, int]:
     return power, toughness
 
 
-def characteristics_of(obj: GameObject) -> Characteristics:
-    """The characteristics of one object: printed values plus counters.
-
-    A creature given no power or toughness counts as 0 (a scenario must give
-    both for a creature in play; this only matters off the battlefield).
-    """
-    power, toughness = obj.power, obj.toughness
-    if CardType.CREATURE in obj.card_types or power is not None:
-        bonus = counter_modifier(obj)
-        power = (power or 0) + bonus[0]
-        toughness = (toughness or 0) + bonus[1]
+def printed(obj: GameObject) -> Characteristics:
+    """The characteristics an object's scenario gives it, before any
+    continuous effect or counter: where the layers start (418.5a)."""
     return Characteristics(
         name=obj.name,
         controller=obj.controller,
@@ -106,15 +113,31 @@ def characteristics_of(obj: GameObject) -> Characteristics:
         colors=obj.colors,
         abilities=obj.abilities,
         mana_value=obj.mana_value,
-        power=power,
-        toughness=toughness,
+        power=obj.power,
+        toughness=obj.toughness,
+        statics=obj.statics,
+        enchant=obj.enchant,
     )
 
 
-def characteristics(state: GameState, edition=None) -> dict[str, Characteristics]:
-    """The characteristics of every object that exists, by id.
+def characteristics_of(obj: GameObject) -> Characteristics:
+    """The characteristics of an object no continuous effect applies to:
+    printed values plus counters.
 
-    ``edition`` (a :class:`rules_kb.checker.editions.Edition`) is unused
-    until continuous effects are applied (checker part 2).
+    A creature given no power or toughness counts as 0 (a scenario must give
+    both for a creature in play; this only matters off the battlefield).
     """
-    return {obj.id: characteristics_of(obj) for obj in state.objects if obj.exists}
+    seen = printed(obj)
+    if CardType.CREATURE in obj.card_types or obj.power is not None:
+        bonus = counter_modifier(obj)
+        seen = replace(seen, power=(obj.power or 0) + bonus[0], toughness=(obj.toughness or 0) + bonus[1])
+    return seen
+
+
+def characteristics(state: GameState, edition: Edition | None = None) -> dict[str, Characteristics]:
+    """The characteristics of every object that exists, by id: permanents
+    after the continuous effects of ``edition`` (default 2004) in layers,
+    other objects as :func:`characteristics_of` gives them."""
+    from rules_kb.checker.layers import compute
+
+    return dict(compute(state, edition).final)

@@ -2,8 +2,8 @@
 
 Everything that differs between editions lives here, as data: which
 state-based actions exist and under which rule numbers, where the rule texts
-are read, and the flags later parts of the checker consult. The checker code
-asks the edition; it never tests an edition's name.
+are read, and how continuous effects are ordered. The checker code asks
+the edition; it never tests an edition's name.
 """
 
 from __future__ import annotations
@@ -53,6 +53,12 @@ class Edition:
     the edition to its rule number, in the order the rules list them.
     ``draw_rule`` is the rule saying that players losing at once is a draw.
     ``description`` says in French what the edition is.
+
+    ``switch_last`` says whether effects that switch power and toughness
+    apply after every other layer-6 effect (else in timestamp order with
+    them, as 418.5i of 2004 says); ``switch_ruling`` is where the edition
+    says so: ``(card, n)``, the n-th ruling (from 0) of that card in the
+    edition's FAQ, or None when the rules say it (``switch_rule``).
     """
 
     id: str
@@ -60,6 +66,9 @@ class Edition:
     state_based_actions: dict[StateBasedAction, str]
     draw_rule: str
     description: str
+    switch_last: bool = False
+    switch_rule: str = "418.5i"
+    switch_ruling: tuple[str, int] | None = None
 
     def rule_of(self, action: StateBasedAction) -> str | None:
         """The rule number of ``action`` in this edition, None if it has no such rule."""
@@ -93,8 +102,11 @@ _2006_FAQ = replace(
     state_based_actions={**_2004.state_based_actions, StateBasedAction.COUNTERS_CANCEL: "420.5n"},
     description=(
         "Règles de 2004 avec ce que la FAQ de Spirale temporelle (août 2006) change : "
-        "l'effet basé sur un état 420.5n (marqueurs +1/+1 et -1/-1)."
+        "l'effet basé sur un état 420.5n (marqueurs +1/+1 et -1/-1) et l'échange de la force "
+        "et de l'endurance appliqué en dernier (décision sur le Transmutateur crocheserre)."
     ),
+    switch_last=True,
+    switch_ruling=("Transmutateur crocheserre", 0),
 )
 
 #: Every edition the checker can follow, by corpus edition id.

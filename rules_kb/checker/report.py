@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
+from rules_kb.checker.characteristics import Characteristics
 from rules_kb.checker.editions import EDITIONS, Edition, UnsupportedEditionError
+from rules_kb.checker.layers import Layering, StepKind, compute
 from rules_kb.checker.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
 from rules_kb.checker.state import GameState
 from rules_kb.checker.state_based import Action, Event, Resolution, run
 from rules_kb.errors import RulesKbError
-from rules_kb.model import Rule
+from rules_kb.model import Rule, Ruling
 
 #: What each action does, in French, for one object or player.
 ACTION_LABELS = {
@@ -38,12 +40,17 @@ REGENERATION_LABELS = {
 @dataclass(frozen=True, slots=True)
 class CheckReport:
     """A scenario checked: the scenario as read, the :class:`Resolution`
-    (rounds, final state, outcome), and ``texts``, the corpus record of every
-    rule cited (events, their ``see_also``, and the draw rule), by number."""
+    (rounds, final state, outcome), ``texts``, the corpus record of every
+    rule cited (events, their ``see_also``, layer steps, the draw rule), by
+    number, ``layering``, the continuous effects applied to the starting
+    state, and ``switch_ruling``, the FAQ ruling the edition follows for
+    switching power and toughness when a switch was applied by it."""
 
     scenario: Scenario
     resolution: Resolution
     texts: dict[str, Rule]
+    layering: Layering | None = None
+    switch_ruling: Ruling | None = None
 
     @property
     def edition(self) -> Edition:
@@ -82,8 +89,13 @@ def check_scenario(kb, scenario: Scenario, edition: str | None = None) -> CheckR
     rules applied. ``edition`` overrides the scenario's. Raises the errors of
     :func:`choose_edition`."""
     chosen = choose_edition(kb, scenario, edition)
+    layering = compute(scenario.state, chosen)
     resolution = run(scenario.state, chosen)
-    numbers = [number for event in resolution.events for number in (event.rule, *event.see_also)]
+    steps = [step for result in layering.layers for step in result.steps]
+    numbers = [number for step in steps for number in step.rules]
+    if steps:
+        numbers.insert(0, "418.5a")
+    numbers += [number for event in resolution.events for number in (event.rule, *event.see_also)]
     if resolution.outcome.draw:
         numbers.append(chosen.draw_rule)
     texts = {}
@@ -91,7 +103,93 @@ def check_scenario(kb, scenario: Scenario, edition: str | None = None) -> CheckR
         found = rule_text(kb, number, chosen)
         if found is not None:
             texts[number] = found
-    return CheckReport(scenario, resolution, texts)
+    ruling = None
+    if any(step.kind is StepKind.SWITCH_LAST for step in steps):
+        ruling = edition_ruling(kb, chosen)
+    return CheckReport(scenario, resolution, dict(sorted(texts.items(), key=lambda item: _rule_order(item[0]))),
+                       layering, ruling)
+
+
+def _rule_order(number: str):
+    from rules_kb.numbers import RuleNumber, RuleNumberError
+
+    try:
+        return (0, RuleNumber.parse(number), "")
+    except RuleNumberError:  # cannot happen for the checker's own numbers; sorts last
+        return (1, None, number)
+
+
+def edition_ruling(kb, edition: Edition) -> Ruling | None:
+    """The FAQ ruling ``edition.switch_ruling`` names, read from the corpus, or None."""
+    if edition.switch_ruling is None:
+        return None
+    card_name, number = edition.switch_ruling
+    for card in kb.corpus.cards:
+        if card.name == card_name and number < len(card.rulings):
+            return card.rulings[number]
+    return None
+
+
+# -- characteristics in words -------------------------------------------------------
+
+
+def type_line(seen: Characteristics) -> str:
+    """``"créature légendaire : humain et guerrier"``: the types as a French type line."""
+    words = [t.label for t in sorted(seen.card_types, key=lambda t: t.value)]
+    words += [t.label for t in sorted(seen.supertypes, key=lambda t: t.value)]
+    line = " ".join(words) or "sans type"
+    if seen.subtypes:
+        line += " : " + " et ".join(seen.subtypes)
+    return line
+
+
+def _colors(seen: Characteristics) -> str:
+    return ", ".join(color.label for color in sorted(seen.colors, key=lambda c: c.value)) or "incolore"
+
+
+def _abilities(seen: Characteristics) -> str:
+    texts = list(seen.abilities) + [effect.text or effect.id for effect in seen.statics]
+    return "; ".join(texts) if texts else "aucune"
+
+
+#: The French name of each characteristic, in the order they are shown.
+FIELD_LABELS = {
+    "name": "nom",
+    "controller": "contrôleur",
+    "types": "types",
+    "colors": "couleurs",
+    "abilities": "capacités",
+    "power_toughness": "force/endurance",
+}
+
+
+def fields(seen: Characteristics) -> dict[str, str]:
+    """Each characteristic of :data:`FIELD_LABELS` in French words."""
+    return {
+        "name": seen.name,
+        "controller": seen.controller,
+        "types": type_line(seen),
+        "colors": _colors(seen),
+        "abilities": _abilities(seen),
+        "power_toughness": "" if seen.power is None else f"{seen.power}/{seen.toughness}",
+    }
+
+
+def summary(seen: Characteristics) -> str:
+    """``"Ours — créature : ours, noir, 2/2, contrôleur Bob, capacités : vol"``."""
+    shown = fields(seen)
+    parts = [shown["types"], shown["colors"]]
+    if shown["power_toughness"]:
+        parts.append(shown["power_toughness"])
+    parts.append(f"contrôleur {shown['controller']}")
+    parts.append(f"capacités : {shown['abilities']}")
+    return f"{shown['name']} — " + ", ".join(parts)
+
+
+def changes(before: Characteristics, after: Characteristics) -> list[str]:
+    """What changed between two moments, in French: ``["couleurs : blanc", "force/endurance : 3/3"]``."""
+    old, new = fields(before), fields(after)
+    return [f"{FIELD_LABELS[key]} : {new[key] or 'aucune'}" for key in FIELD_LABELS if old[key] != new[key]]
 
 
 def object_label(state: GameState, object_id: str) -> str:

@@ -18,6 +18,17 @@ from pathlib import Path
 
 from rules_kb.checker import vocabulary as vocab
 from rules_kb.checker.editions import EDITIONS
+from rules_kb.checker.effects import (
+    MANA_VALUE,
+    OPPONENT,
+    YOU,
+    Affects,
+    ContinuousEffect,
+    Operation,
+    Scope,
+    Selector,
+    TextChange,
+)
 from rules_kb.checker.state import (
     NON_PERMANENT_TYPES,
     CardType,
@@ -31,7 +42,7 @@ from rules_kb.errors import RulesKbError, describe_os_error
 from rules_kb.text import fold
 
 #: The keys each table accepts, in the order the README documents them.
-TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell")
+TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell", "effect")
 PLAYER_KEYS = ("name", "life", "poison", "drew_from_empty_library")
 _OBJECT_KEYS = (
     "id", "name", "controller", "owner", "card_types", "subtypes", "supertypes", "colors", "mana_value",
@@ -39,11 +50,38 @@ _OBJECT_KEYS = (
 )
 PERMANENT_KEYS = (
     *_OBJECT_KEYS, "damage", "counters", "token", "copy_of_card", "zone", "attached_to", "enchant", "timestamp",
+    "static",
 )
 SPELL_KEYS = (*_OBJECT_KEYS, "copy", "copy_of_card", "zone", "timestamp")
+#: The operations a static ability or an effect may have, in layer order (418.5a).
+OPERATION_KEYS = tuple(operation.value for operation in Operation)
+STATIC_KEYS = ("id", "text", "affects", "affects_all", "characteristic_defining", *OPERATION_KEYS)
+EFFECT_KEYS = ("id", "text", "timestamp", "affects", *OPERATION_KEYS)
+SELECTOR_KEYS = (
+    "card_types", "colors", "controller", "subtypes", "supertypes", "not_card_types", "not_supertypes", "other",
+)
+#: Ids the checker gives its own steps; a scenario cannot use them.
+RESERVED_IDS = ("counters",)
 
 #: French names of the tables, for messages.
-_TABLE_NAMES = {"player": "[[player]]", "permanent": "[[permanent]]", "spell": "[[spell]]", "": "en tête du fichier"}
+_TABLE_NAMES = {
+    "player": "[[player]]",
+    "permanent": "[[permanent]]",
+    "spell": "[[spell]]",
+    "effect": "[[effect]]",
+    "permanent.static": "[[permanent.static]]",
+    "": "en tête du fichier",
+}
+#: How a static ability's ``affects`` may be written.
+_SCOPES = {
+    Scope.SELF: ("self", "soi", "lui-même", "elle-même", "lui même", "elle même"),
+    Scope.ENCHANTED: ("enchanted", "enchanté", "enchantée"),
+    Scope.EQUIPPED: ("equipped", "équipé", "équipée"),
+}
+#: How a selector's ``controller`` may name the ability's controller or the others.
+_CONTROLLERS = {YOU: ("vous", "you", "moi"), OPPONENT: ("adversaire", "opponent", "adversaires", "opponents")}
+#: How ``set_power_toughness`` may say "each equal to its mana value".
+_MANA_VALUE_FORMS = (MANA_VALUE, "coût converti de mana", "ccm", "valeur de mana", "mana value")
 
 
 class ScenarioError(RulesKbError):
@@ -118,11 +156,16 @@ class _Reader:
         self.text = text
         self.path = path
         self.lines = _Lines(text)
+        self.static_tables: dict[tuple[int, int], int] = {}  # (permanent n°, its n-th static) → table index
 
     # -- errors -------------------------------------------------------------
 
     def error(self, message: str, table: str = "", index: int = 0, key: str = "") -> ScenarioError:
-        line = self.lines.keys.get((table, index, key)) or self.lines.tables.get((table, index), 0)
+        line = (
+            self.lines.keys.get((table, index, key))
+            or self.lines.keys.get((table, index, key.split(".")[0]))
+            or self.lines.tables.get((table, index), 0)
+        )
         if not table and key:
             line = self.lines.keys.get(("", 0, key), 0)
         label = _TABLE_NAMES.get(table, table)
@@ -132,16 +175,19 @@ class _Reader:
 
     # -- values -------------------------------------------------------------
 
-    def check_keys(self, data: dict, allowed: tuple[str, ...], table: str, index: int) -> None:
+    def check_keys(self, data: dict, allowed: tuple[str, ...], table: str, index: int, prefix: str = "") -> None:
         for name in data:
             if name not in allowed:
                 from rapidfuzz import process
 
                 close = process.extractOne(name, allowed, score_cutoff=60)
                 hint = f" Vouliez-vous dire « {close[0]} » ?" if close else ""
-                raise self.error(
-                    f"clé inconnue.{hint} Clés possibles : {', '.join(allowed)}.", table, index, name
-                )
+                keys = [key for key in allowed if key not in OPERATION_KEYS]
+                listed = f"Clés possibles : {', '.join(keys)}"
+                if len(keys) < len(allowed):
+                    listed += f" ; opérations possibles : {', '.join(OPERATION_KEYS)}"
+                what = "opération ou clé inconnue" if len(keys) < len(allowed) else "clé inconnue"
+                raise self.error(f"{what}.{hint} {listed}.", table, index, prefix + name)
 
     def string(self, data, key, table, index, default: str | None = None, required: bool = False) -> str:
         if key not in data:
@@ -172,28 +218,31 @@ class _Reader:
             raise self.error(f"true ou false est attendu, pas {_shown(value)}.", table, index, key)
         return value
 
-    def strings(self, data, key, table, index) -> list[str]:
+    def strings(self, data, key, table, index, prefix: str = "") -> list[str]:
         value = data.get(key, [])
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.error(
-                f"une liste de textes est attendue, par exemple [\"vol\"], pas {_shown(value)}.", table, index, key
+                f"une liste de textes est attendue, par exemple [\"vol\"], pas {_shown(value)}.",
+                table,
+                index,
+                prefix + key,
             )
         return [item.strip() for item in value if item.strip()]
 
-    def terms(self, data, key, table, index, vocabulary: dict, what: str) -> list:
+    def terms(self, data, key, table, index, vocabulary: dict, what: str, prefix: str = "") -> list:
         found = []
-        for value in self.strings(data, key, table, index):
+        for value in self.strings(data, key, table, index, prefix):
             member = vocab.resolve(vocabulary, value)
             if member is None:
                 close = vocab.suggest(vocabulary, value)
                 hint = f" Vouliez-vous dire « {close} » ?" if close else ""
                 raise self.error(
-                    f"« {value} » n'est pas {what} connu.{hint} Valeurs possibles : {vocab.accepted(vocabulary)}.",
+                    f"« {value} » n'est pas {what} connu{'e' if what.startswith('une ') else ''}.{hint} Valeurs possibles : {vocab.accepted(vocabulary)}.",
                     table,
                     index,
-                    key,
+                    prefix + key,
                 )
             found.append(member)
         return found
@@ -257,6 +306,227 @@ class _Reader:
                 designations.append(designation)
         return tuple(designations)
 
+    # -- continuous effects (418) -------------------------------------------
+
+    def pair(self, data, key, table, index) -> tuple[int, int]:
+        value = data[key]
+        if not (isinstance(value, list) and len(value) == 2 and all(type(item) is int for item in value)):
+            raise self.error(
+                f"deux nombres entiers sont attendus, force puis endurance, par exemple [1, 1], pas {_shown(value)}.",
+                table,
+                index,
+                key,
+            )
+        return value[0], value[1]
+
+    def text_change(self, data, table, index) -> TextChange:
+        """``change_text = { from = "blanc", to = "noir" }``: two colour words or
+        two land or creature types (418.6a)."""
+        key = "change_text"
+        value = data[key]
+        if not isinstance(value, dict):
+            raise self.error(
+                f"une table est attendue, par exemple {{ from = \"blanc\", to = \"noir\" }}, pas {_shown(value)}.",
+                table,
+                index,
+                key,
+            )
+        self.check_keys(value, ("from", "to"), table, index, key + ".")
+        words = [self.string(value, part, table, index, required=True) if part in value else None
+                 for part in ("from", "to")]
+        if None in words:
+            raise self.error("« from » et « to » sont obligatoires : le mot remplacé et son remplaçant.",
+                             table, index, key)
+        colors = [vocab.resolve(vocab.COLORS, word) for word in words]
+        if all(colors):
+            if colors[0] is colors[1]:
+                raise self.error("« from » et « to » désignent la même couleur.", table, index, key)
+            return TextChange(colors[0], colors[1])
+        for word, color in zip(words, colors):
+            refused = None
+            if color is not None:
+                refused = "un mot de couleur ne peut être remplacé que par un autre mot de couleur"
+            elif vocab.resolve(vocab.CARD_TYPES, word) or vocab.resolve(vocab.SUPERTYPES, word):
+                refused = f"« {word} » est un type de carte ou un sur-type"
+            elif vocab.resolve(vocab.SPECIAL_SUBTYPES, word):
+                refused = f"« {word} » n'est ni un type de terrain ni un type de créature"
+            if refused:
+                raise self.error(
+                    f"{refused} ; un effet de changement de texte ne change que des mots de couleur, des types "
+                    "de terrain ou des types de créature (418.6a).",
+                    table,
+                    index,
+                    key,
+                )
+        old, new = (vocab.canonical_subtype(word) for word in words)
+        if fold(old) == fold(new):
+            raise self.error("« from » et « to » désignent le même type.", table, index, key)
+        return TextChange(old, new)
+
+    def operations(self, data, table, index) -> tuple[tuple[Operation, object], ...]:
+        """The operations of a static ability or an effect, in file order."""
+        found = []
+        for key in data:
+            if key not in OPERATION_KEYS:
+                continue
+            operation = Operation(key)
+            if operation in (Operation.COPY_OF, Operation.SET_CONTROLLER):
+                value = self.string(data, key, table, index, required=True)
+            elif operation is Operation.CHANGE_TEXT:
+                value = self.text_change(data, table, index)
+            elif operation in (Operation.SET_CARD_TYPES, Operation.ADD_CARD_TYPES):
+                value = frozenset(self.terms(data, key, table, index, vocab.CARD_TYPES, "un type de carte"))
+            elif operation in (Operation.SET_SUBTYPES, Operation.ADD_SUBTYPES, Operation.REMOVE_SUBTYPES):
+                value = tuple(dict.fromkeys(vocab.canonical_subtype(s) for s in self.strings(data, key, table, index)))
+            elif operation in (Operation.SET_SUPERTYPES, Operation.ADD_SUPERTYPES):
+                value = frozenset(self.terms(data, key, table, index, vocab.SUPERTYPES, "un sur-type"))
+            elif operation in (Operation.SET_COLORS, Operation.ADD_COLORS):
+                value = frozenset(self.terms(data, key, table, index, vocab.COLORS, "une couleur"))
+            elif operation in (Operation.ADD_ABILITIES, Operation.REMOVE_ABILITIES):
+                value = tuple(self.strings(data, key, table, index))
+            elif operation in (Operation.REMOVE_ALL_ABILITIES, Operation.SWITCH_POWER_TOUGHNESS):
+                if not self.boolean(data, key, table, index):
+                    continue
+                value = True
+            elif operation is Operation.SET_POWER_TOUGHNESS and isinstance(data[key], str):
+                if vocab.key(data[key]) not in {vocab.key(form) for form in _MANA_VALUE_FORMS}:
+                    raise self.error(
+                        f"« {data[key]} » : donnez [force, endurance], par exemple [0, 2], ou \"mana_value\" "
+                        "(chacune égale au coût converti de mana).",
+                        table,
+                        index,
+                        key,
+                    )
+                value = MANA_VALUE
+            else:
+                value = self.pair(data, key, table, index)
+            found.append((operation, value))
+        if not found:
+            raise self.error(
+                "aucune opération : dites ce que fait l'effet, par exemple modify_power_toughness = [1, 1]. "
+                f"Opérations possibles : {', '.join(OPERATION_KEYS)}.",
+                table,
+                index,
+            )
+        return tuple(found)
+
+    def selector(self, data, table, index) -> Selector:
+        """``affects_all = { card_types = [...], colors = [...], ... }`` (418.4a)."""
+        key = "affects_all"
+        value = data[key]
+        if not isinstance(value, dict):
+            raise self.error(
+                f"une table est attendue, par exemple {{ card_types = [\"créature\"], colors = [\"blanc\"] }}, "
+                f"pas {_shown(value)}.",
+                table,
+                index,
+                key,
+            )
+        self.check_keys(value, SELECTOR_KEYS, table, index, key + ".")
+        prefix = key + "."
+
+        def terms(name, vocabulary, what):
+            return frozenset(self.terms(value, name, table, index, vocabulary, what, prefix))
+
+        controller = self.string(value, "controller", table, index) if "controller" in value else ""
+        for special, forms in _CONTROLLERS.items():
+            if vocab.key(controller) in {vocab.key(form) for form in forms}:
+                controller = special
+        return Selector(
+            card_types=terms("card_types", vocab.CARD_TYPES, "un type de carte"),
+            colors=terms("colors", vocab.COLORS, "une couleur"),
+            subtypes=tuple(vocab.canonical_subtype(s) for s in self.strings(value, "subtypes", table, index, prefix)),
+            supertypes=terms("supertypes", vocab.SUPERTYPES, "un sur-type"),
+            not_card_types=terms("not_card_types", vocab.CARD_TYPES, "un type de carte"),
+            not_supertypes=terms("not_supertypes", vocab.SUPERTYPES, "un sur-type"),
+            controller=controller,
+            other=self.boolean(value, "other", table, index),
+        )
+
+    def continuous_effect(self, data, table: str, index: int) -> ContinuousEffect:
+        """A ``[[permanent.static]]`` (static ability, 418.4) or ``[[effect]]``
+        (resolved effect, 418.3) table. Ids are checked later, once every
+        object has its id."""
+        static = table == "permanent.static"
+        if not isinstance(data, dict):
+            raise self.error(f"une table est attendue, pas {_shown(data)}.", table, index)
+        self.check_keys(data, STATIC_KEYS if static else EFFECT_KEYS, table, index)
+        effect_id = self.string(data, "id", table, index)
+        if "id" in data and not effect_id:
+            raise self.error("l'identifiant ne peut pas être vide.", table, index, "id")
+        operations = self.operations(data, table, index)
+        defining = self.boolean(data, "characteristic_defining", table, index)
+        if static:
+            if "affects" in data and "affects_all" in data:
+                raise self.error("donnez affects ou affects_all, pas les deux.", table, index, "affects_all")
+            if "affects_all" in data:
+                affects = Affects(Scope.ALL, selector=self.selector(data, table, index))
+            elif "affects" in data:
+                affects = Affects(self.scope(data, table, index))
+            else:
+                raise self.error(
+                    "dites à quoi s'applique la capacité : affects = \"self\" (ce permanent), \"enchanted\" "
+                    "(le permanent enchanté), \"equipped\" (la créature équipée), ou affects_all = { … } "
+                    "(tous les permanents qui correspondent, 418.4a).",
+                    table,
+                    index,
+                    "affects",
+                )
+            if defining and affects.scope is not Scope.SELF:
+                raise self.error(
+                    "une capacité de définition de caractéristique définit les caractéristiques de son propre "
+                    "objet : affects = \"self\".",
+                    table,
+                    index,
+                    "characteristic_defining",
+                )
+            timestamp = 0
+        else:
+            if "timestamp" not in data:
+                raise self.error(
+                    "clé obligatoire absente : un effet reçoit un tampon horaire quand il est créé (418.5g).",
+                    table,
+                    index,
+                    "timestamp",
+                )
+            timestamp = self.integer(data, "timestamp", table, index, 0)
+            if "affects" not in data:
+                raise self.error(
+                    "clé obligatoire absente : les identifiants des objets affectés, fixés quand l'effet a "
+                    "commencé (418.3b), par exemple affects = [\"ours\"].",
+                    table,
+                    index,
+                    "affects",
+                )
+            ids = self.strings(data, "affects", table, index)
+            if not ids:
+                raise self.error("la liste des objets affectés est vide.", table, index, "affects")
+            affects = Affects(Scope.OBJECTS, ids=tuple(ids))
+        return ContinuousEffect(
+            id=effect_id,
+            operations=operations,
+            affects=affects,
+            text=self.string(data, "text", table, index),
+            characteristic_defining=defining,
+            timestamp=timestamp,
+            line=self.lines.tables.get((table, index), 0),
+        )
+
+    def scope(self, data, table, index) -> Scope:
+        value = data["affects"]
+        if isinstance(value, str):
+            for scope, forms in _SCOPES.items():
+                if vocab.key(value) in {vocab.key(form) for form in forms}:
+                    return scope
+        raise self.error(
+            f"{_shown(value)} : une capacité statique s'applique à \"self\", \"enchanted\" ou \"equipped\", "
+            "ou à tous les permanents d'un ensemble avec affects_all = { … } ; pour des objets précis, "
+            "décrivez l'effet résolu dans une table [[effect]].",
+            table,
+            index,
+            "affects",
+        )
+
     # -- tables -------------------------------------------------------------
 
     def tables(self, data: dict, key: str) -> list[dict]:
@@ -314,6 +584,7 @@ class _Reader:
                 index,
                 "zone" if "zone" in data else "card_types",
             )
+        statics = self.statics(data, index) if table == "permanent" else ()
         return GameObject(
             id=object_id,
             name=name,
@@ -340,7 +611,27 @@ class _Reader:
             timestamp=self.integer(data, "timestamp", table, index, 0),
             source=table,
             line=self.lines.tables.get((table, index), 0),
+            statics=statics,
         )
+
+    def statics(self, data: dict, index: int) -> tuple[ContinuousEffect, ...]:
+        """The ``[[permanent.static]]`` tables of the ``index``-th permanent."""
+        value = data.get("static", [])
+        if isinstance(value, dict):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            raise self.error(
+                f"« static » doit être une suite de tables [[permanent.static]], pas {_shown(value)}.",
+                "permanent",
+                index,
+                "static",
+            )
+        found = []
+        for number, item in enumerate(value):
+            table_index = len(self.static_tables)
+            self.static_tables[(index, number)] = table_index
+            found.append(self.continuous_effect(item, "permanent.static", table_index))
+        return tuple(found)
 
     def read(self) -> Scenario:
         try:
@@ -361,6 +652,8 @@ class _Reader:
         objects = [self.game_object(item, table, i) for table, i, item in items]
         players = self._check_players(players, objects)
         objects = self._check_objects(objects, players, [("timestamp" in item) for _, _, item in items])
+        effects = [self.continuous_effect(item, "effect", i) for i, item in enumerate(self.tables(data, "effect"))]
+        objects, effects = self._check_effects(objects, effects, players)
         names = [player.name for player in players]
         active = self.string(data, "active_player", "", 0)
         if active and active not in names:
@@ -373,6 +666,7 @@ class _Reader:
             objects=tuple(objects),
             active_player=active or (names[0] if names else ""),
             path=self.path,
+            effects=tuple(effects),
         )
         return Scenario(state, edition, title, self.path)
 
@@ -447,6 +741,70 @@ class _Reader:
             timestamp = obj.timestamp if explicit_timestamps[position] else rank[position]
             checked.append(replace(obj, timestamp=timestamp))
         return checked
+
+    def _check_effects(
+        self, objects: list[GameObject], effects: list[ContinuousEffect], players: list[Player]
+    ) -> tuple[list[GameObject], list[ContinuousEffect]]:
+        """Give static abilities and effects their ids and check what they name:
+        unique ids, objects that exist, players of the scenario."""
+        from dataclasses import replace
+
+        object_ids = {obj.id for obj in objects}
+        taken = set(object_ids)
+        places: list[tuple[ContinuousEffect, str, int]] = []
+        named_objects = []
+        counts: dict[str, int] = {}
+        for obj in objects:
+            index = counts.get(obj.source, 0)
+            counts[obj.source] = index + 1
+            statics = []
+            for number, effect in enumerate(obj.statics):
+                place = ("permanent.static", self.static_tables[(index, number)])
+                effect = replace(effect, id=effect.id or f"{obj.id}#{number + 1}", origin=obj.id)
+                statics.append(effect)
+                places.append((effect, *place))
+            named_objects.append(replace(obj, statics=tuple(statics)))
+        named_effects = []
+        for index, effect in enumerate(effects):
+            effect = replace(effect, id=effect.id or f"effet-{index + 1}")
+            named_effects.append(effect)
+            places.append((effect, "effect", index))
+        names = {player.name for player in players}
+        known = ", ".join(sorted(object_ids))
+        for effect, table, index in places:
+            if effect.id in taken or effect.id in RESERVED_IDS:
+                raise self.error(f"l'identifiant « {effect.id} » est déjà pris.", table, index, "id")
+            taken.add(effect.id)
+            for object_id in effect.affects.ids:
+                if object_id not in object_ids:
+                    raise self.error(
+                        f"« {object_id} » n'est pas un objet du scénario. Identifiants : {known}.", table, index, "affects"
+                    )
+            for operation, value in effect.operations:
+                if operation is Operation.COPY_OF and value not in object_ids:
+                    raise self.error(
+                        f"« {value} » n'est pas un objet du scénario. Identifiants : {known}.", table, index, "copy_of"
+                    )
+                if operation is Operation.COPY_OF and (value == effect.origin and effect.affects.scope is Scope.SELF
+                                                       or value in effect.affects.ids):
+                    raise self.error("un objet ne peut pas devenir une copie de lui-même.", table, index, "copy_of")
+                if operation is Operation.SET_CONTROLLER and value not in names:
+                    raise self.error(
+                        f"« {value} » n'est pas un joueur du scénario. Joueurs : {', '.join(sorted(names))}.",
+                        table,
+                        index,
+                        "set_controller",
+                    )
+            selector = effect.affects.selector
+            if selector and selector.controller not in ("", YOU, OPPONENT) and selector.controller not in names:
+                raise self.error(
+                    f"« {selector.controller} » n'est pas un joueur du scénario. Valeurs possibles : "
+                    f"« vous », « adversaire » ou un joueur ({', '.join(sorted(names))}).",
+                    table,
+                    index,
+                    "affects_all.controller",
+                )
+        return named_objects, named_effects
 
 
 def _shown(value) -> str:

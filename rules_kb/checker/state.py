@@ -11,6 +11,10 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules_kb.checker.effects import ContinuousEffect
 
 
 class _Labelled(enum.Enum):
@@ -133,6 +137,8 @@ class GameObject:
     once the object has ceased to exist (its ``zone`` is then None).
     ``source`` is the scenario table it came from (``"permanent"`` or
     ``"spell"``) and ``line`` where it starts in the file (0: unknown).
+    ``statics`` are the static abilities that create continuous effects
+    (418.4), part of the object's text.
     """
 
     id: str
@@ -159,6 +165,7 @@ class GameObject:
     exists: bool = True
     source: str = "permanent"
     line: int = 0
+    statics: tuple[ContinuousEffect, ...] = ()
 
     @property
     def on_battlefield(self) -> bool:
@@ -172,8 +179,9 @@ class GameState:
 
     ``players`` are in turn order, the active player first when
     ``active_player`` is not given otherwise (103.4); ``objects`` in the
-    order of the scenario file. ``path`` is the scenario file it was read
-    from (``""`` for one built in memory).
+    order of the scenario file. ``effects`` are the continuous effects of
+    resolved spells and abilities (418.3), in file order. ``path`` is the
+    scenario file it was read from (``""`` for one built in memory).
     """
 
     edition: str
@@ -181,6 +189,7 @@ class GameState:
     objects: tuple[GameObject, ...]
     active_player: str = ""
     path: str = ""
+    effects: tuple[ContinuousEffect, ...] = ()
 
     def player(self, name: str) -> Player | None:
         """The player called ``name``, or None."""

@@ -153,13 +153,22 @@ def poison(board: Board, rule: str) -> tuple[Event, ...]:
 # -- creatures ---------------------------------------------------------------
 
 
+def _after_layers(seen: Characteristics) -> tuple[str, tuple[str, ...]]:
+    """What to add to a reason when continuous effects changed the values
+    it reads: the effects applied and 418.5a, or ``("", ())``."""
+    effects = [effect for effect in seen.applied if effect != "counters"]
+    if not effects:
+        return "", ()
+    return f" (après les effets continus : {', '.join(dict.fromkeys(effects))})", ("418.5a",)
+
+
 @implements(StateBasedAction.ZERO_TOUGHNESS)
 def zero_toughness(board: Board, rule: str) -> tuple[Event, ...]:
     """A creature with toughness 0 or less is put into its owner's graveyard;
     regeneration cannot replace this. Implements 420.5b (2004)."""
     return tuple(
         Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.ZERO_TOUGHNESS, objects=(obj.id,),
-              reason=f"endurance {seen.toughness}")
+              reason=f"endurance {seen.toughness}{_after_layers(seen)[0]}", see_also=_after_layers(seen)[1])
         for obj, seen in board.permanents()
         if seen.is_creature and (seen.toughness or 0) <= 0
     )
@@ -178,7 +187,9 @@ def lethal_damage(board: Board, rule: str) -> tuple[Event, ...]:
     indestructible creature is left alone (glossary "Indestructible")."""
     return tuple(
         Event(rule, Action.DESTROY, StateBasedAction.LETHAL_DAMAGE, objects=(obj.id,),
-              reason=f"{_plural(obj.damage, 'blessure')}, endurance {seen.toughness} : blessures fatales")
+              reason=f"{_plural(obj.damage, 'blessure')}, endurance {seen.toughness}{_after_layers(seen)[0]} : "
+                     "blessures fatales",
+              see_also=_after_layers(seen)[1])
         for obj, seen in board.permanents()
         if seen.is_creature
         and (seen.toughness or 0) > 0
@@ -237,17 +248,17 @@ def aura_problem(board: Board, aura: GameObject, seen: Characteristics) -> tuple
     target = board.state.object(aura.attached_to)
     if target is None:
         player = board.state.player(aura.attached_to)
-        if vocab.PLAYER in aura.enchant:
+        if vocab.PLAYER in seen.enchant:
             return ("", ()) if player is not None else ("le joueur enchanté n'existe pas", ())
-        wanted = " ".join(aura.enchant) or "permanent"
+        wanted = " ".join(seen.enchant) or "permanent"
         return f"enchante le joueur {aura.attached_to} alors qu'il enchante : {wanted}", ("212.4c",)
     if not target.on_battlefield:
         return _gone(target, "le permanent enchanté"), ()
     target_seen = board.characteristics[target.id]
-    missing = [d for d in aura.enchant if not _matches(d, target_seen)]
+    missing = [d for d in seen.enchant if not _matches(d, target_seen)]
     if missing:
         return (
-            f"{target.name} n'est pas {' '.join(missing)} (Enchanter : {' '.join(aura.enchant)})",
+            f"{target.name} n'est pas {' '.join(missing)} (Enchanter : {' '.join(seen.enchant)})",
             ("212.4c",),
         )
     protection = _protected_from(target_seen, seen)

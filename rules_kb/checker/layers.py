@@ -1,0 +1,834 @@
+"""Continuous effects applied in layers: the characteristics of every
+permanent, computed as 418.5 of the 2004 rules says, with the work shown.
+
+For each layer (418.5a) the effects that apply in it are gathered from the
+resolved effects of the state and the static abilities the permanents have
+*at that point* (a static ability removed in an earlier layer, or earlier in
+the same layer, no longer exists, 418.4b). Within a layer:
+characteristic-defining abilities first, then (layer 6) counters, then the
+other effects (and, where the edition says so, switching last); each group
+in timestamp order (418.5e–g) unless an effect depends on another (418.5c),
+in which case the independent one goes first; effects in a dependency loop
+keep timestamp order (418.5d).
+
+Dependencies are computed, not declared: effect A depends on effect B when
+applying B to the current values would change whether A exists, its text,
+the set of permanents it applies to, or what it does to them (its copied
+values, a mana value it reads). What A's result would be is not compared, so
+two effects that only add up or override each other stay independent
+(418.5h, 418.5i).
+
+>>> from rules_kb.checker.scenario import parse_scenario
+>>> state = parse_scenario('''
+... [[permanent]]
+... id = "croisade"
+... name = "Croisade"
+... controller = "Alice"
+... card_types = ["enchantement"]
+...   [[permanent.static]]
+...   affects_all = { card_types = ["créature"], colors = ["blanc"] }
+...   modify_power_toughness = [1, 1]
+... [[permanent]]
+... id = "soldat"
+... name = "Soldat"
+... controller = "Alice"
+... card_types = ["créature"]
+... colors = ["blanc"]
+... power = 2
+... toughness = 2
+... ''').state
+>>> seen = compute(state).final["soldat"]
+>>> (seen.power, seen.toughness, seen.applied)
+(3, 3, ('croisade#1',))
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed
+from rules_kb.checker.editions import EDITIONS, Edition
+from rules_kb.checker.effects import (
+    MANA_VALUE,
+    OPPONENT,
+    YOU,
+    ContinuousEffect,
+    Layer,
+    Operation,
+    Scope,
+    Selector,
+    TextChange,
+)
+from rules_kb.checker.state import CardType, Color, GameState, power_toughness_counter
+from rules_kb.text import fold
+
+#: The id of the counters' step in layer 6.
+COUNTERS = "counters"
+
+
+class StepKind(enum.Enum):
+    """Why an effect applies where it does in its layer."""
+
+    CHARACTERISTIC_DEFINING = "characteristic_defining"
+    """A characteristic-defining ability: before the other effects (418.5a)."""
+    COUNTERS = "counters"
+    """Counters: after characteristic-defining abilities (418.5a)."""
+    TIMESTAMP = "timestamp"
+    """Timestamp order (418.5d–g)."""
+    DEPENDENCY = "dependency"
+    """Waited for the effects it depends on (418.5c–d)."""
+    DEPENDED_ON = "depended_on"
+    """Went before an older effect that depends on it (418.5c–d)."""
+    LOOP = "loop"
+    """In a dependency loop: timestamp order (418.5d)."""
+    SWITCH_LAST = "switch_last"
+    """Switching power and toughness, after every other effect (edition's FAQ)."""
+    ENDED = "ended"
+    """Ceased to exist in this layer: its permanent lost the ability (418.4b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One effect applied in a layer (or one that ceased to exist there).
+
+    ``effect`` is its id (:data:`COUNTERS` for counters; a static ability
+    acting from a copy is ``"<ability id>@<copy id>"``), ``kind`` and
+    ``reason`` (French) say why it applies in this position, ``rules`` the
+    rule numbers the reason cites. ``objects`` are the ids of the
+    permanents it modified, ``timestamp`` its timestamp (None for
+    counters), ``depends_on`` the effects it waited for (or loops with),
+    ``overrides`` the effects of this layer whose result it replaced
+    (418.5h). ``text`` is the ability's wording, ``source`` the permanent
+    with the ability (``""`` for a resolved effect).
+    """
+
+    effect: str
+    kind: StepKind
+    reason: str
+    rules: tuple[str, ...] = ()
+    objects: tuple[str, ...] = ()
+    timestamp: int | None = None
+    depends_on: tuple[str, ...] = ()
+    overrides: tuple[str, ...] = ()
+    text: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LayerResult:
+    """One layer: the steps in the order they applied, and the
+    characteristics of every permanent after it, by id."""
+
+    layer: Layer
+    steps: tuple[Step, ...]
+    after: Mapping[str, Characteristics]
+
+
+@dataclass(frozen=True, slots=True)
+class Layering:
+    """The continuous effects applied to a state.
+
+    ``printed`` holds each permanent's values before any effect, ``layers``
+    the six :class:`LayerResult`, ``final`` the characteristics of every
+    existing object (permanents after layer 6, other objects as printed with
+    counters), by id.
+    """
+
+    edition: Edition
+    printed: Mapping[str, Characteristics]
+    layers: tuple[LayerResult, ...]
+    final: Mapping[str, Characteristics]
+
+    def history(self, object_id: str) -> list[tuple[LayerResult, tuple[Step, ...]]]:
+        """The layers in which something modified ``object_id``, each with those steps."""
+        found = []
+        for result in self.layers:
+            steps = tuple(step for step in result.steps if object_id in step.objects)
+            if steps:
+                found.append((result, steps))
+        return found
+
+    def changed(self, object_id: str) -> bool:
+        """Whether any effect or counter modified this permanent."""
+        return bool(self.history(object_id))
+
+
+# -- what each operation does ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What operations read besides the object: the state (attachments,
+    names, objects off the battlefield) and every permanent's current values."""
+
+    state: GameState
+    values: Mapping[str, Characteristics]
+
+
+def _copiable(context: _Context, object_id: str) -> Characteristics:
+    """The copiable values of an object: printed, modified by copy effects
+    only (503.2); for an object off the battlefield, its printed values."""
+    if object_id in context.values:
+        return context.values[object_id]
+    obj = context.state.object(object_id)
+    return printed(obj)
+
+
+def copy_of(seen: Characteristics, object_id: str, context: _Context) -> Characteristics:
+    """Become a copy of ``object_id``: take its copiable values — name, mana
+    value, colours, types, subtypes, supertypes, text (abilities), power and
+    toughness — and keep controller and counters. Implements 503.2 (2004)."""
+    model = _copiable(context, object_id)
+    return replace(
+        seen,
+        name=model.name,
+        mana_value=model.mana_value,
+        colors=model.colors,
+        card_types=model.card_types,
+        subtypes=model.subtypes,
+        supertypes=model.supertypes,
+        abilities=model.abilities,
+        statics=model.statics,
+        enchant=model.enchant,
+        power=model.power,
+        toughness=model.toughness,
+    )
+
+
+def set_controller(seen: Characteristics, player: str, context: _Context) -> Characteristics:
+    """Change the controller. Layer 2 of 418.5a (2004)."""
+    return replace(seen, controller=player)
+
+
+_COLOR_WORDS = {
+    Color.WHITE: ("blanc", "blanche", "blancs", "blanches"),
+    Color.BLUE: ("bleu", "bleue", "bleus", "bleues"),
+    Color.BLACK: ("noir", "noire", "noirs", "noires"),
+    Color.RED: ("rouge", "rouge", "rouges", "rouges"),
+    Color.GREEN: ("vert", "verte", "verts", "vertes"),
+}
+
+
+def _plural(word: str) -> str:
+    return word if word[-1:] in ("s", "x", "z") else word + "s"
+
+
+def _same_case(model: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
+
+
+def replace_words(text: str, change: TextChange, names: tuple[str, ...] = ()) -> str:
+    """``text`` with every word ``change`` allows replaced: a colour word in
+    any of its forms (``"blanches"`` → ``"noires"``), or a subtype, singular
+    or plural; never inside one of ``names`` (418.6a: a name is never
+    changed, even when it contains such a word)."""
+    if change.is_color:
+        forms = dict(zip(_COLOR_WORDS[change.old], _COLOR_WORDS[change.new]))
+    else:
+        forms = {change.old: change.new, _plural(change.old): _plural(change.new)}
+    by_key = {fold(old): new for old, new in forms.items()}
+    pattern = re.compile(r"\b(" + "|".join(re.escape(old) for old in sorted(forms, key=len, reverse=True)) + r")\b",
+                         re.IGNORECASE)
+    protected = [name for name in names if name]
+    if protected:
+        shield = re.compile("|".join(re.escape(name) for name in sorted(protected, key=len, reverse=True)),
+                            re.IGNORECASE)
+        parts = shield.split(text)
+        kept = shield.findall(text)
+    else:
+        parts, kept = [text], []
+
+    def swap(found: re.Match) -> str:
+        word = found.group(0)
+        return _same_case(word, by_key.get(fold(word), word))
+
+    out = []
+    for index, part in enumerate(parts):
+        out.append(pattern.sub(swap, part))
+        if index < len(kept):
+            out.append(kept[index])
+    return "".join(out)
+
+
+def _swap_in(values, change: TextChange):
+    """A set or tuple of colours or subtypes with ``change.old`` replaced by ``change.new``."""
+    if isinstance(values, frozenset):
+        return frozenset(change.new if value == change.old else value for value in values)
+    if isinstance(values, tuple):
+        return tuple(
+            change.new if isinstance(value, str) and fold(value) == fold(str(change.old)) else value
+            for value in values
+        )
+    return values
+
+
+def _change_effect_text(effect: ContinuousEffect, change: TextChange, names: tuple[str, ...]) -> ContinuousEffect:
+    """A static ability with its words changed: its text and what it names
+    (colours, subtypes, abilities it grants, the permanents it selects)."""
+    operations = []
+    for operation, value in effect.operations:
+        if change.is_color and operation in (Operation.SET_COLORS, Operation.ADD_COLORS):
+            value = _swap_in(value, change)
+        elif not change.is_color and operation in (
+            Operation.SET_SUBTYPES, Operation.ADD_SUBTYPES, Operation.REMOVE_SUBTYPES
+        ):
+            value = _swap_in(value, change)
+        elif operation in (Operation.ADD_ABILITIES, Operation.REMOVE_ABILITIES):
+            value = tuple(replace_words(ability, change, names) for ability in value)
+        operations.append((operation, value))
+    affects = effect.affects
+    if affects.selector is not None:
+        selector = affects.selector
+        if change.is_color:
+            selector = replace(selector, colors=_swap_in(selector.colors, change))
+        else:
+            selector = replace(selector, subtypes=_swap_in(selector.subtypes, change))
+        affects = replace(affects, selector=selector)
+    return replace(
+        effect, text=replace_words(effect.text, change, names), operations=tuple(operations), affects=affects
+    )
+
+
+def change_text(seen: Characteristics, change: TextChange, context: _Context) -> Characteristics:
+    """Replace one colour word by another, or one land or creature type by
+    another, in the object's text: abilities, static abilities, "Enchanter :"
+    and (for a type) its type line — never in a name. Implements 418.6a
+    and 418.6d (2004)."""
+    names = tuple(dict.fromkeys([seen.name, *(obj.name for obj in context.state.objects)]))
+    changed = replace(
+        seen,
+        abilities=tuple(replace_words(ability, change, names) for ability in seen.abilities),
+        statics=tuple(_change_effect_text(effect, change, names) for effect in seen.statics),
+        enchant=tuple(replace_words(word, change, names) for word in seen.enchant),
+    )
+    if not change.is_color:
+        changed = replace(changed, subtypes=tuple(dict.fromkeys(_swap_in(seen.subtypes, change))))
+    return changed
+
+
+#: The basic land types and the mana their intrinsic ability adds (212.6d).
+BASIC_LAND_TYPES = {"plaine": "W", "île": "U", "marais": "B", "montagne": "R", "forêt": "G"}
+
+
+def _basic_land_types(subtypes) -> list[str]:
+    basic = {fold(name): name for name in BASIC_LAND_TYPES}
+    return [basic[fold(subtype)] for subtype in subtypes if fold(subtype) in basic]
+
+
+def set_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
+    """Replace the card types. Layer 4 of 418.5a (2004)."""
+    return replace(seen, card_types=frozenset(card_types))
+
+
+def add_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
+    """Add card types. Layer 4 of 418.5a (2004)."""
+    return replace(seen, card_types=seen.card_types | frozenset(card_types))
+
+
+def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
+    """Replace the subtypes. A land given one or more basic land types keeps
+    only their mana abilities of its text (and no static ability of its
+    text). Implements 212.6e (2004)."""
+    changed = replace(seen, subtypes=tuple(dict.fromkeys(subtypes)))
+    basic = _basic_land_types(subtypes)
+    if CardType.LAND in seen.card_types and basic:
+        mana = tuple(f"{{T}} : Ajoutez {{{BASIC_LAND_TYPES[name]}}} à votre réserve." for name in basic)
+        changed = replace(changed, abilities=mana, statics=())
+    return changed
+
+
+def add_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
+    """Add subtypes; a land keeps its text (212.6e). Layer 4 of 418.5a (2004)."""
+    present = {fold(subtype) for subtype in seen.subtypes}
+    return replace(seen, subtypes=seen.subtypes + tuple(s for s in subtypes if fold(s) not in present))
+
+
+def remove_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
+    """Remove subtypes. Layer 4 of 418.5a (2004)."""
+    gone = {fold(subtype) for subtype in subtypes}
+    return replace(seen, subtypes=tuple(s for s in seen.subtypes if fold(s) not in gone))
+
+
+def set_supertypes(seen: Characteristics, supertypes, context: _Context) -> Characteristics:
+    """Replace the supertypes. Layer 4 of 418.5a (2004)."""
+    return replace(seen, supertypes=frozenset(supertypes))
+
+
+def add_supertypes(seen: Characteristics, supertypes, context: _Context) -> Characteristics:
+    """Add supertypes. Layer 4 of 418.5a (2004)."""
+    return replace(seen, supertypes=seen.supertypes | frozenset(supertypes))
+
+
+def set_colors(seen: Characteristics, colors, context: _Context) -> Characteristics:
+    """Replace the colours (none: colourless). Layer 5 of 418.5a (2004)."""
+    return replace(seen, colors=frozenset(colors))
+
+
+def add_colors(seen: Characteristics, colors, context: _Context) -> Characteristics:
+    """Add colours. Layer 5 of 418.5a (2004)."""
+    return replace(seen, colors=seen.colors | frozenset(colors))
+
+
+def add_abilities(seen: Characteristics, abilities, context: _Context) -> Characteristics:
+    """Grant abilities (one instance of each is enough). Layer 5 of 418.5a (2004)."""
+    present = {fold(ability) for ability in seen.abilities}
+    return replace(seen, abilities=seen.abilities + tuple(a for a in abilities if fold(a) not in present))
+
+
+def remove_abilities(seen: Characteristics, abilities, context: _Context) -> Characteristics:
+    """Remove the abilities named (a static ability by its text or id). Layer 5 of 418.5a (2004)."""
+    gone = {fold(ability) for ability in abilities}
+    return replace(
+        seen,
+        abilities=tuple(a for a in seen.abilities if fold(a) not in gone),
+        statics=tuple(s for s in seen.statics if fold(s.text) not in gone and fold(s.id) not in gone),
+    )
+
+
+def remove_all_abilities(seen: Characteristics, value, context: _Context) -> Characteristics:
+    """Remove every ability, static abilities included. Layer 5 of 418.5a (2004)."""
+    return replace(seen, abilities=(), statics=())
+
+
+def set_power_toughness(seen: Characteristics, value, context: _Context) -> Characteristics:
+    """Set power and toughness, to given values or each to the mana value.
+    Layer 6 of 418.5a (2004), or layer 4 in a type-changing effect (418.5b)."""
+    power, toughness = (seen.mana_value, seen.mana_value) if value == MANA_VALUE else value
+    return replace(seen, power=power, toughness=toughness)
+
+
+def modify_power_toughness(seen: Characteristics, value, context: _Context) -> Characteristics:
+    """Add to power and toughness. Layer 6 of 418.5a (2004)."""
+    return replace(seen, power=(seen.power or 0) + value[0], toughness=(seen.toughness or 0) + value[1])
+
+
+def switch_power_toughness(seen: Characteristics, value, context: _Context) -> Characteristics:
+    """Exchange power and toughness. Implements 418.5i (2004)."""
+    return replace(seen, power=seen.toughness, toughness=seen.power)
+
+
+OPERATIONS: dict[Operation, Callable[[Characteristics, object, _Context], Characteristics]] = {
+    Operation.COPY_OF: copy_of,
+    Operation.SET_CONTROLLER: set_controller,
+    Operation.CHANGE_TEXT: change_text,
+    Operation.SET_CARD_TYPES: set_card_types,
+    Operation.ADD_CARD_TYPES: add_card_types,
+    Operation.SET_SUBTYPES: set_subtypes,
+    Operation.ADD_SUBTYPES: add_subtypes,
+    Operation.REMOVE_SUBTYPES: remove_subtypes,
+    Operation.SET_SUPERTYPES: set_supertypes,
+    Operation.ADD_SUPERTYPES: add_supertypes,
+    Operation.SET_COLORS: set_colors,
+    Operation.ADD_COLORS: add_colors,
+    Operation.ADD_ABILITIES: add_abilities,
+    Operation.REMOVE_ABILITIES: remove_abilities,
+    Operation.REMOVE_ALL_ABILITIES: remove_all_abilities,
+    Operation.SET_POWER_TOUGHNESS: set_power_toughness,
+    Operation.MODIFY_POWER_TOUGHNESS: modify_power_toughness,
+    Operation.SWITCH_POWER_TOUGHNESS: switch_power_toughness,
+}
+
+#: The characteristic each operation writes, and whether it replaces what is there (418.5h).
+_WRITES = {
+    Operation.SET_CONTROLLER: ("controller", True),
+    Operation.SET_CARD_TYPES: ("card_types", True),
+    Operation.SET_SUBTYPES: ("subtypes", True),
+    Operation.REMOVE_SUBTYPES: ("subtypes", True),
+    Operation.SET_SUPERTYPES: ("supertypes", True),
+    Operation.SET_COLORS: ("colors", True),
+    Operation.SET_POWER_TOUGHNESS: ("power_toughness", True),
+    Operation.ADD_CARD_TYPES: ("card_types", False),
+    Operation.ADD_SUBTYPES: ("subtypes", False),
+    Operation.ADD_SUPERTYPES: ("supertypes", False),
+    Operation.ADD_COLORS: ("colors", False),
+    Operation.MODIFY_POWER_TOUGHNESS: ("power_toughness", False),
+    Operation.SWITCH_POWER_TOUGHNESS: ("power_toughness", False),
+}
+
+
+# -- effects in a layer -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Instance:
+    """An effect as it stands in one layer: its current wording, the
+    permanent it acts from (``""`` for a resolved effect) and its timestamp."""
+
+    id: str
+    effect: ContinuousEffect
+    source: str
+    timestamp: int
+    order: tuple[int, int, int]
+
+
+def _instances(layer: Layer, state: GameState, values: Mapping[str, Characteristics]) -> dict[tuple, _Instance]:
+    """Every effect with a part in ``layer`` now, by key ``(source, effect id)``."""
+    found: dict[tuple, _Instance] = {}
+    for index, effect in enumerate(state.effects):
+        if effect.operations_in(layer):
+            found[("", effect.id)] = _Instance(effect.id, effect, "", effect.timestamp,
+                                               (effect.timestamp, effect.line, index))
+    for position, obj in enumerate(state.objects):
+        if obj.id not in values:
+            continue
+        for index, effect in enumerate(values[obj.id].statics):
+            if effect.operations_in(layer):
+                shown = effect.id if effect.origin == obj.id else f"{effect.id}@{obj.id}"
+                found[(obj.id, effect.id)] = _Instance(shown, effect, obj.id, obj.timestamp,
+                                                       (obj.timestamp, effect.line or obj.line, position * 100 + index))
+    return found
+
+
+def _current(key: tuple, instance: _Instance, values: Mapping[str, Characteristics]) -> _Instance | None:
+    """The instance as the current values word it, or None once its
+    permanent no longer has the ability (418.4b)."""
+    source, effect_id = key
+    if not source:
+        return instance
+    seen = values.get(source)
+    if seen is None:
+        return None
+    for effect in seen.statics:
+        if effect.id == effect_id:
+            return replace(instance, effect=effect)
+    return None
+
+
+def _selected(selector: Selector, object_id: str, seen: Characteristics, source: str,
+              values: Mapping[str, Characteristics]) -> bool:
+    """Whether a permanent matches an ``affects_all`` selector now (418.4a)."""
+    if selector.other and object_id == source:
+        return False
+    if selector.card_types and not selector.card_types & seen.card_types:
+        return False
+    if selector.colors and not selector.colors & seen.colors:
+        return False
+    if selector.supertypes and not selector.supertypes & seen.supertypes:
+        return False
+    if selector.subtypes and not any(seen.has_subtype(subtype) for subtype in selector.subtypes):
+        return False
+    if selector.not_card_types & seen.card_types or selector.not_supertypes & seen.supertypes:
+        return False
+    if selector.controller:
+        you = values[source].controller if source in values else ""
+        if selector.controller == YOU:
+            return seen.controller == you
+        if selector.controller == OPPONENT:
+            return seen.controller != you
+        return seen.controller == selector.controller
+    return True
+
+
+def affected(instance: _Instance, state: GameState, values: Mapping[str, Characteristics]) -> tuple[str, ...]:
+    """The ids of the permanents an effect applies to now: its own
+    permanent, the one it enchants or equips, those its selector matches
+    (418.4a), or the objects fixed when it began that are still in play
+    (418.3b)."""
+    affects = instance.effect.affects
+    scope = affects.scope
+    if scope is Scope.SELF:
+        return (instance.source,) if instance.source in values else ()
+    if scope in (Scope.ENCHANTED, Scope.EQUIPPED):
+        holder = state.object(instance.source)
+        target = holder.attached_to if holder else ""
+        return (target,) if target in values else ()
+    if scope is Scope.OBJECTS:
+        return tuple(object_id for object_id in dict.fromkeys(affects.ids) if object_id in values)
+    return tuple(
+        object_id
+        for object_id, seen in values.items()
+        if _selected(affects.selector or Selector(), object_id, seen, instance.source, values)
+    )
+
+
+def _signature(key: tuple, instance: _Instance, layer: Layer, state: GameState,
+               values: Mapping[str, Characteristics]):
+    """What 418.5c compares: the effect's existence and text, what it applies
+    to, and what it does (the values it copies or reads)."""
+    current = _current(key, instance, values)
+    if current is None:
+        return None
+    targets = affected(current, state, values)
+    reads = []
+    context = _Context(state, values)
+    for operation, value in current.effect.operations_in(layer):
+        if operation is Operation.COPY_OF:
+            reads.append(_copiable(context, value))
+        elif operation is Operation.SET_POWER_TOUGHNESS and value == MANA_VALUE:
+            reads.append(tuple(values[object_id].mana_value for object_id in targets))
+    return current.effect, targets, tuple(reads)
+
+
+def _apply(instance: _Instance, operations, state: GameState, values: Mapping[str, Characteristics]):
+    """Apply ``operations`` of an effect: the new values (a new dict) and the ids modified."""
+    targets = affected(instance, state, values)
+    context = _Context(state, values)
+    changed = dict(values)
+    for object_id in targets:
+        seen = values[object_id]
+        for operation, value in operations:
+            seen = OPERATIONS[operation](seen, value, context)
+        changed[object_id] = replace(seen, applied=seen.applied + (instance.id,))
+    return changed, targets
+
+
+def depends_on(a: tuple, b: tuple, instances: Mapping[tuple, _Instance], layer: Layer, state: GameState,
+               values: Mapping[str, Characteristics]) -> bool:
+    """Whether effect ``a`` depends on effect ``b`` in ``layer`` now: applying
+    ``b`` would change ``a``'s existence, text, what it applies to or what it
+    does. Implements 418.5c (2004)."""
+    first = instances[b]
+    current = _current(b, first, values)
+    if current is None:
+        return False
+    before = _signature(a, instances[a], layer, state, values)
+    after_b, _ = _apply(current, current.effect.operations_in(layer), state, values)
+    return _signature(a, instances[a], layer, state, after_b) != before
+
+
+def _closure(graph: dict[tuple, set[tuple]]) -> dict[tuple, set[tuple]]:
+    """Everything each node reaches through its edges."""
+    reach = {}
+    for node in graph:
+        seen, todo = set(), list(graph[node])
+        while todo:
+            other = todo.pop()
+            if other not in seen:
+                seen.add(other)
+                todo.extend(graph.get(other, ()))
+        reach[node] = seen
+    return reach
+
+
+# -- the reasons ------------------------------------------------------------------------
+
+
+def _ids(instances: Mapping[tuple, _Instance], keys) -> tuple[str, ...]:
+    return tuple(instances[key].id for key in sorted(keys, key=lambda k: instances[k].order))
+
+
+def _timestamp_reason(instance: _Instance) -> tuple[str, tuple[str, ...]]:
+    if instance.source:
+        return (f"tampon horaire {instance.timestamp}, celui de son permanent ({instance.source})",
+                ("418.5d", "418.5f"))
+    return f"tampon horaire {instance.timestamp}, reçu à sa création", ("418.5d", "418.5g")
+
+
+def _parts_reason(effect: ContinuousEffect, layer: Layer) -> tuple[str, tuple[str, ...]]:
+    """The 418.5b note of an effect with parts in several layers."""
+    kinds = {operation.layer for operation, _ in effect.operations}
+    if len(kinds) < 2:
+        return "", ()
+    if effect.is_type_changing:
+        return "effet de changement de type : toutes ses parties s'appliquent en couche 4", ("418.5b",)
+    others = ", ".join(str(int(other)) for other in sorted(kinds) if other is not layer)
+    return f"chaque partie dans sa couche (autres parties : couche {others})", ("418.5b",)
+
+
+# -- one layer -----------------------------------------------------------------------
+
+
+@dataclass
+class _LayerRun:
+    """Applies one layer's effects to ``values``, recording the steps."""
+
+    layer: Layer
+    state: GameState
+    edition: Edition
+    values: dict[str, Characteristics]
+
+    def __post_init__(self) -> None:
+        self.steps: list[Step] = []
+        self.writers: dict[tuple[str, str], list[str]] = {}
+        self.granted: dict[tuple[str, str], str] = {}
+
+    def run(self) -> None:
+        instances = _instances(self.layer, self.state, self.values)
+        for obj in self.state.permanents:
+            for effect in obj.statics:
+                if effect.operations_in(self.layer) and (obj.id, effect.id) not in instances:
+                    self.ended(_Instance(effect.id, effect, obj.id, obj.timestamp, (obj.timestamp, 0, 0)))
+        defining = [k for k, i in instances.items() if i.effect.characteristic_defining]
+        others = [k for k in instances if k not in defining]
+        self.group(instances, defining, StepKind.CHARACTERISTIC_DEFINING, lambda op: True)
+        if self.layer is Layer.POWER_TOUGHNESS:
+            self.counters()
+            if self.edition.switch_last:
+                self.group(instances, others, None, lambda op: op is not Operation.SWITCH_POWER_TOUGHNESS)
+                self.group(instances, others, StepKind.SWITCH_LAST, lambda op: op is Operation.SWITCH_POWER_TOUGHNESS)
+                return
+        self.group(instances, others, None, lambda op: True)
+
+    def counters(self) -> None:
+        """+X/+Y and -X/-Y counters, after characteristic-defining abilities (418.5a)."""
+        touched = []
+        for obj in self.state.objects:
+            if obj.id not in self.values or not any(power_toughness_counter(name) for name in obj.counters):
+                continue
+            seen = self.values[obj.id]
+            if not seen.is_creature:
+                continue
+            bonus = counter_modifier(obj)
+            self.values[obj.id] = replace(seen, power=(seen.power or 0) + bonus[0],
+                                          toughness=(seen.toughness or 0) + bonus[1],
+                                          applied=seen.applied + (COUNTERS,))
+            touched.append(obj.id)
+        if touched:
+            self.steps.append(Step(
+                COUNTERS, StepKind.COUNTERS,
+                "marqueurs : après les capacités de définition de caractéristique, avant les autres effets",
+                ("418.5a", "200.10"), tuple(touched),
+            ))
+
+    def group(self, instances: dict[tuple, _Instance], keys: list[tuple], kind: StepKind | None,
+              keep: Callable[[Operation], bool]) -> None:
+        """Apply the parts ``keep`` selects of the effects ``keys``, in the
+        order of 418.5c–g."""
+
+        def operations(key):
+            current = _current(key, instances[key], self.values)
+            if current is None:
+                return current, ()
+            return current, tuple((op, v) for op, v in current.effect.operations_in(self.layer) if keep(op))
+
+        remaining = [key for key in keys if operations(key)[1]]
+        waited: dict[tuple, set[tuple]] = {}
+        while remaining:
+            alive = []
+            for key in remaining:
+                current, ops = operations(key)
+                if current is None or not ops:
+                    self.ended(instances[key])
+                else:
+                    alive.append(key)
+            if not alive:
+                return
+            graph = {
+                a: {b for b in alive if b != a and depends_on(a, b, instances, self.layer, self.state, self.values)}
+                for a in alive
+            }
+            reach = _closure(graph)
+            free = [a for a in alive if all(a in reach[b] for b in graph[a])]
+            chosen = min(free, key=lambda key: instances[key].order)
+            for key in alive:
+                waited.setdefault(key, set()).update(graph[key])
+            waiting = [k for k in alive if k != chosen and instances[k].order < instances[chosen].order
+                       and chosen in reach[k]]
+            current, ops = operations(chosen)
+            self.apply(current, ops, kind, graph[chosen], waited[chosen] - graph[chosen], waiting, instances)
+            remaining = [key for key in alive if key != chosen]
+
+    def ended(self, instance: _Instance) -> None:
+        self.steps.append(Step(
+            instance.id, StepKind.ENDED,
+            f"n'existe plus : {instance.source} n'a plus cette capacité",
+            ("418.4b",), timestamp=instance.timestamp, text=instance.effect.text, source=instance.source,
+        ))
+
+    def apply(self, instance: _Instance, ops, kind: StepKind | None, loop: set, waited: set, waiting: list,
+              instances: dict[tuple, _Instance]) -> None:
+        before = self.values
+        self.values, targets = _apply(instance, ops, self.state, self.values)
+        stamp, rules = _timestamp_reason(instance)
+        depends: tuple[str, ...] = ()
+        if loop:
+            depends = _ids(instances, loop)
+            reason = f"boucle de dépendances avec {', '.join(depends)} : ordre du {stamp}"
+            rules, step_kind = ("418.5c", "418.5d", *rules[1:]), StepKind.LOOP
+        elif waited:
+            depends = _ids(instances, waited)
+            reason = f"dépend de {', '.join(depends)} : appliqué après ({stamp})"
+            rules, step_kind = ("418.5c", "418.5d", *rules[1:]), StepKind.DEPENDENCY
+        elif waiting:
+            reason = f"{', '.join(_ids(instances, waiting))} en dépend : appliqué avant, malgré son {stamp}"
+            rules, step_kind = ("418.5c", "418.5d", *rules[1:]), StepKind.DEPENDED_ON
+        else:
+            reason, step_kind = f"ordre du {stamp}", StepKind.TIMESTAMP
+        if kind is StepKind.CHARACTERISTIC_DEFINING:
+            reason = "capacité de définition de caractéristique, appliquée en premier ; " + reason
+            rules, step_kind = ("418.5a", *rules), kind
+        elif kind is StepKind.SWITCH_LAST:
+            card, _ = self.edition.switch_ruling or ("", 0)
+            reason = ("échange de la force et de l'endurance : toujours appliqué en dernier "
+                      f"(FAQ, {card}) ; entre échanges, {reason}")
+            rules, step_kind = (self.edition.switch_rule, *rules), kind
+        elif any(op is Operation.SWITCH_POWER_TOUGHNESS for op, _ in ops):
+            reason = "échange de la force et de l'endurance, à son rang ; " + reason
+            rules = (self.edition.switch_rule, *rules)
+        note, note_rules = _parts_reason(instance.effect, self.layer)
+        if note:
+            reason += " ; " + note
+            rules += note_rules
+        overrides = self.overrides(instance, ops, targets, before)
+        if overrides:
+            reason += f" ; prend le dessus sur {', '.join(overrides)}"
+            rules += ("418.5h",)
+        self.steps.append(Step(
+            instance.id, step_kind, reason, tuple(dict.fromkeys(rules)), targets, instance.timestamp, depends,
+            overrides, instance.effect.text, instance.source,
+        ))
+
+    def overrides(self, instance: _Instance, ops, targets, before) -> tuple[str, ...]:
+        """The effects of this layer whose result ``instance`` replaced on
+        one of its targets (418.5h), and note what it wrote."""
+        found: list[str] = []
+        for object_id in targets:
+            old, new = before[object_id], self.values[object_id]
+            for operation, value in ops:
+                if operation is Operation.ADD_ABILITIES:
+                    for ability in value:
+                        self.granted.setdefault((object_id, fold(ability)), instance.id)
+                elif operation in (Operation.REMOVE_ABILITIES, Operation.REMOVE_ALL_ABILITIES):
+                    lost = {fold(a) for a in old.abilities} - {fold(a) for a in new.abilities}
+                    found.extend(self.granted.pop((object_id, ability)) for ability in lost
+                                 if (object_id, ability) in self.granted)
+                field, replaces = _WRITES.get(operation, ("", False))
+                if not field:
+                    continue
+                writers = self.writers.setdefault((object_id, field), [])
+                if replaces:
+                    if _field(old, field) != _field(new, field):
+                        found.extend(writer for writer in writers if writer != instance.id)
+                    writers[:] = [instance.id]
+                else:
+                    writers.append(instance.id)
+        return tuple(dict.fromkeys(found))
+
+
+def _field(seen: Characteristics, field: str):
+    if field == "power_toughness":
+        return seen.power, seen.toughness
+    return getattr(seen, field)
+
+
+def compute(state: GameState, edition: Edition | None = None) -> Layering:
+    """Apply every continuous effect of ``state`` in layers, as ``edition``
+    (default 2004) orders them. Implements 418.5a–i (2004). Returns a
+    :class:`Layering` with the trace of each layer and the final
+    characteristics of every existing object."""
+    edition = edition or EDITIONS["2004"]
+    values = {obj.id: printed(obj) for obj in state.permanents}
+    start = dict(values)
+    results = []
+    for layer in Layer:
+        run = _LayerRun(layer, state, edition, values)
+        run.run()
+        values = run.values
+        results.append(LayerResult(layer, tuple(run.steps), dict(values)))
+    final: dict[str, Characteristics] = {}
+    for obj in state.objects:
+        if not obj.exists:
+            continue
+        if obj.id in values:
+            seen = values[obj.id]
+            if seen.is_creature:
+                seen = replace(seen, power=seen.power or 0, toughness=seen.toughness or 0)
+            else:
+                seen = replace(seen, power=None, toughness=None)
+            final[obj.id] = seen
+        else:
+            final[obj.id] = characteristics_of(obj)
+    return Layering(edition, start, tuple(results), final)
