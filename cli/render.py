@@ -416,11 +416,13 @@ def _pt(power, toughness) -> str:
     return "" if power is None else f"{power}/{toughness}"
 
 
-def _state_tables(state, title: str) -> None:
-    """Players and objects of a checker state, as two tables."""
+def _state_tables(state, title: str, edition) -> None:
+    """Players and objects of a checker state, as two tables; objects as
+    the continuous effects of ``edition`` make them."""
     from rich.table import Table
 
     from rules_kb.checker.characteristics import characteristics
+    from rules_kb.checker.report import type_line
 
     console.print(Text(f"\n{title}", style="bold"))
     players = Table(show_edge=False, pad_edge=False, box=None, header_style="dim")
@@ -434,21 +436,16 @@ def _state_tables(state, title: str) -> None:
     console.print(Padding(players, (0, 0, 0, 2)))
     if not state.objects:
         return
-    seen = characteristics(state)
+    seen = characteristics(state, edition)
     rows = []
     for obj in state.objects:
         now = seen.get(obj.id)
-        types = " ".join(
-            [t.label for t in sorted(obj.card_types, key=lambda t: t.value)]
-            + [t.label for t in sorted(obj.supertypes, key=lambda t: t.value)]
-        )
-        if obj.subtypes:
-            types += " : " + " ".join(obj.subtypes)
+        types = type_line(now) if now else ""
         if obj.token:
             types += " (jeton)"
         if obj.spell_copy or obj.copy_of_card:
             types += " (copie)"
-        description = Text(obj.name, style="bold")
+        description = Text(now.name if now else obj.name, style="bold")
         description.append(f" — {types}" if types else "")
         if now and now.power is not None:
             description.append(f" {_pt(now.power, now.toughness)}")
@@ -456,7 +453,7 @@ def _state_tables(state, title: str) -> None:
             {
                 "Objet": Text(obj.id, style=_NUMBER_STYLE),
                 "Description": description,
-                "Contrôleur": obj.controller,
+                "Contrôleur": now.controller if now else obj.controller,
                 "Blessures": str(obj.damage or ""),
                 "Marqueurs": ", ".join(f"{count} × {name}" for name, count in obj.counters.items()),
                 "Zone": obj.zone.label if obj.zone else Text("n'existe plus", style="dim"),
@@ -471,6 +468,67 @@ def _state_tables(state, title: str) -> None:
     for row in rows:
         objects.add_row(*(row[name] for name in columns))
     console.print(Padding(objects, (0, 0, 0, 2)))
+
+
+def _layers(report) -> None:
+    """The continuous effects: for each permanent they modified, its printed
+    values, then each layer with the effects in the order they applied, why,
+    and what changed; then the rules cited."""
+    from rich.table import Table
+
+    from rules_kb.checker.layers import StepKind
+    from rules_kb.checker.report import changes, summary
+    from rules_kb.links import first_sentence
+
+    layering = report.layering
+    state = report.resolution.initial
+    changed = [obj for obj in state.permanents if layering.changed(obj.id)]
+    ended = [step for result in layering.layers for step in result.steps if step.kind is StepKind.ENDED]
+    if not changed and not ended:
+        return
+    console.print(Text.assemble(
+        ("\nEffets continus", "bold"),
+        (" — caractéristiques calculées couche par couche (418.5a) : 1 copie, 2 contrôle, 3 texte, "
+         "4 type, 5 autres effets, 6 force et endurance (F/E)", "dim"),
+    ))
+    for obj in changed:
+        console.print(Text.assemble("  ", (obj.name, "bold"), " (", (obj.id, _NUMBER_STYLE), ")"))
+        table = Table(show_edge=False, pad_edge=False, box=None, header_style="dim", show_header=True)
+        table.add_column("Couche", no_wrap=True)
+        table.add_column("Effets appliqués dans l'ordre, pourquoi à ce rang, et ce qui change", ratio=1)
+        table.add_row("imprimé", summary(layering.printed[obj.id]))
+        previous = layering.printed[obj.id]
+        for result, steps in layering.history(obj.id):
+            cell = Text()
+            for number, step in enumerate(steps):
+                cell.append(f"{number + 1}. ")
+                cell.append(step.effect, style="bold")
+                if step.text:
+                    cell.append(f" « {step.text} »", style="italic")
+                cell.append(f"\n   {step.reason} ({', '.join(step.rules)})\n", style="dim")
+            after = result.after[obj.id]
+            cell.append("→ " + ("; ".join(changes(previous, after)) or "inchangé"), style="bold")
+            table.add_row(f"{int(result.layer)} {result.layer.short_label}", cell)
+            previous = after
+        console.print(Padding(table, (0, 0, 0, 4)))
+    for step in ended:
+        console.print(Text.assemble("  ", (step.effect, "bold"), f" : {step.reason} ({', '.join(step.rules)})"))
+    cited = dict.fromkeys(number for result in layering.layers for step in result.steps for number in step.rules)
+    cited = {"418.5a": None, **cited}
+    lines = [number for number in report.texts if number in cited]
+    if lines:
+        console.print(Text("  Règles appliquées :", style="dim"))
+    for number in lines:
+        line = Text("    ")
+        line.append(number, style=_NUMBER_STYLE)
+        line.append(" " + first_sentence(report.texts[number].text, 140), style="dim")
+        console.print(line)
+    if report.switch_ruling is not None:
+        ruling = report.switch_ruling
+        line = Text("    ")
+        line.append(f"FAQ, {ruling.card}", style=_NUMBER_STYLE)
+        line.append(" " + ruling.text, style="dim")
+        console.print(line)
 
 
 def check_report(report, kb) -> None:
@@ -488,7 +546,8 @@ def check_report(report, kb) -> None:
         heading.append(f"  ({scenario.path})", style="dim")
     console.print(heading)
     console.print(Text(f"Édition {resolution.edition.id} : {resolution.edition.description}", style="dim"))
-    _state_tables(resolution.initial, "État de départ")
+    _state_tables(resolution.initial, "État de départ", resolution.edition)
+    _layers(report)
     before = resolution.initial
     for number, round_ in enumerate(resolution.rounds, 1):
         console.print(
@@ -525,7 +584,7 @@ def check_report(report, kb) -> None:
         before = round_.state
     if resolution.rounds:
         console.print(Text("\nPlus aucun effet basé sur un état ne s'applique.", style="dim"))
-        _state_tables(resolution.final, "État final")
+        _state_tables(resolution.final, "État final", resolution.edition)
     else:
         console.print(Text("\nAucun effet basé sur un état ne s'applique : rien ne change.", style="bold"))
     outcome = resolution.outcome

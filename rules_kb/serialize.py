@@ -372,17 +372,40 @@ def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
     }
 
 
+def characteristics_dict(seen) -> dict[str, Any]:
+    """What an object is (:class:`rules_kb.checker.characteristics.Characteristics`):
+    ``{"name", "controller", "card_types", "subtypes", "supertypes", "colors",
+    "abilities", "static_abilities": [{"id", "text"}], "mana_value", "power",
+    "toughness"}`` (English ids for types and colours)."""
+    return {
+        "name": seen.name,
+        "controller": seen.controller,
+        "card_types": sorted(card_type.value for card_type in seen.card_types),
+        "subtypes": list(seen.subtypes),
+        "supertypes": sorted(supertype.value for supertype in seen.supertypes),
+        "colors": sorted(color.value for color in seen.colors),
+        "abilities": list(seen.abilities),
+        "static_abilities": [{"id": effect.id, "text": effect.text} for effect in seen.statics],
+        "mana_value": seen.mana_value,
+        "power": seen.power,
+        "toughness": seen.toughness,
+    }
+
+
 def _object_dict(obj, seen) -> dict[str, Any]:
-    """One object of a checked state; ``seen`` its characteristics (None once gone)."""
+    """One object of a checked state; ``seen`` its characteristics after the
+    continuous effects (None once it ceased to exist)."""
+    shown = seen or obj
     return {
         "id": obj.id,
-        "name": obj.name,
-        "controller": obj.controller,
+        "name": shown.name,
+        "controller": shown.controller,
         "owner": obj.owner,
-        "card_types": sorted(card_type.value for card_type in obj.card_types),
-        "subtypes": list(obj.subtypes),
-        "supertypes": sorted(supertype.value for supertype in obj.supertypes),
-        "colors": sorted(color.value for color in obj.colors),
+        "card_types": sorted(card_type.value for card_type in shown.card_types),
+        "subtypes": list(shown.subtypes),
+        "supertypes": sorted(supertype.value for supertype in shown.supertypes),
+        "colors": sorted(color.value for color in shown.colors),
+        "abilities": list(shown.abilities),
         "zone": obj.zone.value if obj.zone else None,
         "power": seen.power if seen else None,
         "toughness": seen.toughness if seen else None,
@@ -394,12 +417,13 @@ def _object_dict(obj, seen) -> dict[str, Any]:
     }
 
 
-def game_state_dict(state) -> dict[str, Any]:
+def game_state_dict(state, edition=None) -> dict[str, Any]:
     """``{"permanents", "spells", "players"}``: a checker state
-    (:class:`rules_kb.checker.state.GameState`)."""
+    (:class:`rules_kb.checker.state.GameState`), each object as the
+    continuous effects of ``edition`` (default 2004) make it."""
     from rules_kb.checker.characteristics import characteristics
 
-    seen = characteristics(state)
+    seen = characteristics(state, edition)
     return {
         "permanents": [_object_dict(obj, seen.get(obj.id)) for obj in state.objects if obj.source == "permanent"],
         "spells": [_object_dict(obj, seen.get(obj.id)) for obj in state.objects if obj.source == "spell"],
@@ -412,6 +436,54 @@ def game_state_dict(state) -> dict[str, Any]:
                 "lost_by": list(player.lost_by),
             }
             for player in state.players
+        ],
+    }
+
+
+def step_dict(step) -> dict[str, Any]:
+    """One effect applied in a layer (:class:`rules_kb.checker.layers.Step`):
+    ``{"id", "kind", "reason", "rules", "timestamp", "objects", "depends_on",
+    "overrides", "text", "source"}``."""
+    return {
+        "id": step.effect,
+        "kind": step.kind.value,
+        "reason": step.reason,
+        "rules": list(step.rules),
+        "timestamp": step.timestamp,
+        "objects": list(step.objects),
+        "depends_on": list(step.depends_on),
+        "overrides": list(step.overrides),
+        "text": step.text,
+        "source": step.source or None,
+    }
+
+
+def layering_dict(layering) -> dict[str, Any]:
+    """``{"characteristics": {id: …}, "layers": [{"layer", "name", "steps"}]}``:
+    the continuous effects applied to a state
+    (:class:`rules_kb.checker.layers.Layering`). Each permanent's entry is
+    its final :func:`characteristics_dict` plus ``"printed"`` (its values
+    before any effect) and ``"layers"``: the layers that modified it, each
+    ``{"layer", "name", "effects": [step_dict…], "after": characteristics_dict}``."""
+    characteristics = {}
+    for object_id, printed in layering.printed.items():
+        entry = characteristics_dict(layering.final[object_id])
+        entry["printed"] = characteristics_dict(printed)
+        entry["layers"] = [
+            {
+                "layer": int(result.layer),
+                "name": result.layer.label,
+                "effects": [step_dict(step) for step in steps],
+                "after": characteristics_dict(result.after[object_id]),
+            }
+            for result, steps in layering.history(object_id)
+        ]
+        characteristics[object_id] = entry
+    return {
+        "characteristics": characteristics,
+        "layers": [
+            {"layer": int(result.layer), "name": result.layer.label, "steps": [step_dict(step) for step in result.steps]}
+            for result in layering.layers
         ],
     }
 
@@ -441,11 +513,11 @@ def check_dict(report) -> dict[str, Any]:
         "edition": resolution.edition.id,
         "scenario": report.scenario.path or None,
         "title": report.scenario.title,
-        "initial": game_state_dict(resolution.initial),
+        "initial": game_state_dict(resolution.initial, resolution.edition),
         "rounds": [
             {"events": [event_dict(event, report.texts) for event in round_.events]} for round_ in resolution.rounds
         ],
-        "final": game_state_dict(resolution.final),
+        "final": game_state_dict(resolution.final, resolution.edition),
         "outcome": {
             "losers": list(outcome.losers),
             "draw": outcome.draw,
@@ -456,6 +528,8 @@ def check_dict(report) -> dict[str, Any]:
             {"number": number, "edition": rule.edition, "text": rule.text, "source": source_dict(rule.source)}
             for number, rule in report.texts.items()
         ],
+        **layering_dict(report.layering),
+        "switch_ruling": ruling_dict(report.switch_ruling) if report.switch_ruling else None,
     }
 
 

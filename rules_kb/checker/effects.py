@@ -33,6 +33,11 @@ class Layer(enum.IntEnum):
         """The French name of the layer, as 418.5a words it."""
         return _LAYER_LABELS[self]
 
+    @property
+    def short_label(self) -> str:
+        """A one-word French name of the layer, for narrow displays."""
+        return _SHORT_LABELS[self]
+
 
 _LAYER_LABELS = {
     Layer.COPY: "effets de copie",
@@ -41,6 +46,14 @@ _LAYER_LABELS = {
     Layer.TYPE: "changement de type, sous-type ou sur-type",
     Layer.OTHER: "autres effets",
     Layer.POWER_TOUGHNESS: "force et endurance",
+}
+_SHORT_LABELS = {
+    Layer.COPY: "copie",
+    Layer.CONTROL: "contrôle",
+    Layer.TEXT: "texte",
+    Layer.TYPE: "type",
+    Layer.OTHER: "autres",
+    Layer.POWER_TOUGHNESS: "F/E",
 }
 
 

@@ -16,7 +16,7 @@ from rules_kb.checker.characteristics import Characteristics
 from rules_kb.checker.editions import EDITIONS, Edition, UnsupportedEditionError
 from rules_kb.checker.layers import Layering, StepKind, compute
 from rules_kb.checker.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
-from rules_kb.checker.state import GameState
+from rules_kb.checker.state import CardType, GameState
 from rules_kb.checker.state_based import Action, Event, Resolution, run
 from rules_kb.errors import RulesKbError
 from rules_kb.model import Rule, Ruling
@@ -49,7 +49,7 @@ class CheckReport:
     scenario: Scenario
     resolution: Resolution
     texts: dict[str, Rule]
-    layering: Layering | None = None
+    layering: Layering
     switch_ruling: Ruling | None = None
 
     @property
@@ -135,9 +135,10 @@ def edition_ruling(kb, edition: Edition) -> Ruling | None:
 
 def type_line(seen: Characteristics) -> str:
     """``"créature légendaire : humain et guerrier"``: the types as a French type line."""
-    words = [t.label for t in sorted(seen.card_types, key=lambda t: t.value)]
-    words += [t.label for t in sorted(seen.supertypes, key=lambda t: t.value)]
-    line = " ".join(words) or "sans type"
+    kinds = sorted(seen.card_types, key=lambda t: (t is not CardType.CREATURE, t.value))
+    line = "-".join(t.label for t in kinds) or "sans type"  # "créature-artefact", as printed
+    for supertype in sorted(seen.supertypes, key=lambda t: t.value):
+        line += " " + supertype.label
     if seen.subtypes:
         line += " : " + " et ".join(seen.subtypes)
     return line
