@@ -450,6 +450,15 @@ class _Reader:
         static = table == "permanent.static"
         if not isinstance(data, dict):
             raise self.error(f"une table est attendue, pas {_shown(data)}.", table, index)
+        if not static and "affects_all" in data:
+            raise self.error(
+                "un effet d'un sort ou d'une capacité résolus s'applique aux objets fixés quand il a commencé "
+                "(418.3b) : donnez leurs identifiants, par exemple affects = [\"ours\"]. Pour un ensemble "
+                "réévalué à tout moment, décrivez une capacité statique [[permanent.static]].",
+                table,
+                index,
+                "affects_all",
+            )
         self.check_keys(data, STATIC_KEYS if static else EFFECT_KEYS, table, index)
         effect_id = self.string(data, "id", table, index)
         if "id" in data and not effect_id:

@@ -1,0 +1,492 @@
+"""Continuous effects in layers (418 of the 2004 rules; the 2006 FAQ's switching).
+
+Each test cites the rule it verifies. The examples printed under 418.3-418.6
+are reproduced from the bundled example files, so that what a judge copies
+with ``check --example`` gives the printed result.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_kb.checker.editions import EDITIONS
+from rules_kb.checker.effects import Layer, Operation
+from rules_kb.checker.effects import TextChange as Change
+from rules_kb.checker.layers import COUNTERS, StepKind, compute, replace_words
+from rules_kb.checker.report import check_scenario, example, parse_scenario
+from rules_kb.checker.scenario import OPERATION_KEYS, ScenarioError
+from rules_kb.checker.state import CardType, Color
+from rules_kb.checker.state_based import run
+from tests.scenarios import table, toml_value
+
+
+def layered(toml: str, edition: str = "2004"):
+    """The layers applied to an inline scenario."""
+    return compute(parse_scenario(toml).state, EDITIONS[edition])
+
+
+def bundled(name: str, edition: str = "2004"):
+    return compute(parse_scenario(example(name).text, name).state, EDITIONS[edition])
+
+
+def creature(id_: str, power: int, toughness: int, **extra) -> str:
+    fields = dict(id=id_, name=id_.capitalize(), controller="Alice", card_types=["créature"], power=power,
+                  toughness=toughness)
+    return table(**{**fields, **extra})
+
+
+def static(**fields) -> str:
+    """A ``[[permanent.static]]`` table for the permanent written just before."""
+    return table("permanent.static", **fields)
+
+
+def effect(id_: str, timestamp: int, affects: list[str], **operations) -> str:
+    return table("effect", id=id_, timestamp=timestamp, affects=affects, **operations)
+
+
+def enchantment(id_: str, timestamp: int, **extra) -> str:
+    return table(id=id_, name=id_.capitalize(), controller="Alice", card_types=["enchantement"],
+                 timestamp=timestamp, **extra)
+
+
+def pt(result, object_id: str) -> tuple[int, int]:
+    seen = result.final[object_id]
+    return seen.power, seen.toughness
+
+
+def order(result, layer: Layer) -> list[str]:
+    return [step.effect for step in result.layers[layer - 1].steps]
+
+
+WHITE_BONUS = dict(text="Toutes les créatures blanches gagnent +1/+1.",
+                   affects_all={"card_types": ["créature"], "colors": ["blanc"]}, modify_power_toughness=[1, 1])
+
+
+# -- the examples printed in the rules ------------------------------------------------------
+
+
+def test_418_5a_crusade_white_creature_gets_the_bonus_then_loses_it_when_red():
+    """418.5a: a black 2/2 made white is 3/3 with Croisade; made red afterwards, 2/2 again."""
+    result = bundled("couches-croisade")
+    assert pt(result, "zombie") == (3, 3)
+    assert order(result, Layer.OTHER) == ["blanchiment"] and order(result, Layer.POWER_TOUGHNESS) == ["croisade-bonus"]
+    text = example("couches-croisade").text + effect("rougeur", 4, ["zombie"], set_colors=["rouge"])
+    red = layered(text)
+    assert pt(red, "zombie") == (2, 2) and red.final["zombie"].colors == {Color.RED}
+    assert [step.objects for step in red.layers[Layer.POWER_TOUGHNESS - 1].steps] == [()]  # applies to nothing
+    assert not any(layer.layer is Layer.POWER_TOUGHNESS for layer, _ in red.history("zombie"))
+
+
+def test_418_5b_chimeric_sphere_stays_0_2():
+    """418.5b: a type-changing effect applies whole in layer 4, P/T included,
+    so the later 0/2 (layer 6) wins even after the ability is played again."""
+    result = bundled("couches-sphere-chimere")
+    assert pt(result, "sphere") == (0, 2)
+    assert result.final["sphere"].card_types == {CardType.ARTIFACT, CardType.CREATURE}
+    assert order(result, Layer.TYPE) == ["sphere-animee", "sphere-encore"]
+    assert order(result, Layer.POWER_TOUGHNESS) == ["zero-deux"]
+    assert (result.layers[Layer.TYPE - 1].after["sphere"].power, result.layers[Layer.TYPE - 1].after["sphere"].toughness) == (3, 2)
+    assert "418.5b" in result.layers[Layer.TYPE - 1].steps[0].rules
+
+
+def test_418_5b_wild_mongrel_colour_in_layer_5_power_in_layer_6():
+    """418.5b: each part of a non-type-changing effect applies in its own layer."""
+    result = bundled("couches-batard-sauvage")
+    assert order(result, Layer.OTHER) == ["defausse"] and order(result, Layer.POWER_TOUGHNESS) == ["defausse"]
+    assert result.layers[Layer.OTHER - 1].after["batard"].colors == {Color.BLUE}
+    assert result.layers[Layer.OTHER - 1].after["batard"].power == 2  # not yet: layer 6
+    assert pt(result, "batard") == (3, 3)
+
+
+def test_418_5b_seize_the_reins_control_in_layer_2_haste_in_layer_5():
+    result = bundled("couches-saisie-des-renes")
+    assert order(result, Layer.CONTROL) == ["saisie"] and order(result, Layer.OTHER) == ["saisie"]
+    assert result.layers[Layer.CONTROL - 1].after["ours"].controller == "Alice"
+    assert result.layers[Layer.CONTROL - 1].after["ours"].abilities == ()
+    assert result.final["ours"].has_ability("célérité")
+
+
+def test_418_5h_gains_then_loses_flying_the_latest_wins():
+    """418.5h, first example: independent effects in timestamp order; the last one "wins"."""
+    result = bundled("couches-vol")
+    assert not result.final["ours"].has_ability("vol")
+    last = result.layers[Layer.OTHER - 1].steps[-1]
+    assert last.effect == "plomb-sans-vol" and last.kind is StepKind.TIMESTAMP
+    assert last.overrides == ("ailes-vol",) and "418.5h" in last.rules
+    swapped = example("couches-vol").text.replace("timestamp = 3", "timestamp = 9")
+    swapped = swapped.replace("timestamp = 2", "timestamp = 3").replace("timestamp = 9", "timestamp = 2")
+    assert layered(swapped).final["ours"].has_ability("vol")
+
+
+@pytest.mark.parametrize("aura_timestamp", [2, 5])
+def test_418_5h_white_creatures_get_the_bonus_whatever_their_colour(aura_timestamp):
+    """418.5h, second example: the colour (layer 5) comes before the +1/+1 (layer 6), whatever the timestamps."""
+    text = example("couches-creatures-blanches").text.replace("timestamp = 2", f"timestamp = {aura_timestamp}")
+    result = layered(text)
+    assert pt(result, "zombie") == (3, 3) and result.final["zombie"].colors == {Color.WHITE}
+
+
+def test_418_5i_switch_in_timestamp_order_gives_9_1():
+    """418.5i, first example: 1/3, +0/+1 (4/1 after the switch), then +5/+0: 9/1."""
+    result = bundled("couches-echange")
+    assert order(result, Layer.POWER_TOUGHNESS) == ["plus-zero-un", "echange", "plus-cinq-zero"]
+    assert pt(result, "creature") == (9, 1)
+
+
+def test_418_5i_when_the_bonus_ends_the_switched_creature_is_3_1():
+    """418.5i, second example: without the +0/+1, the switched 1/3 is 3/1."""
+    assert pt(bundled("couches-echange-fin"), "creature") == (3, 1)
+    text = example("couches-echange-fin").text
+    start = text.index("# [[effect]]")
+    end = text.index("\n\n", start)
+    restored = text[:start] + text[start:end].replace("# ", "") + text[end:]
+    assert pt(layered(restored), "creature") == (4, 1)
+
+
+def test_2006_faq_switching_applies_last(kb):
+    """Time Spiral FAQ (Transmutateur crocheserre): switching is always applied last: 1/3, +0/+1, +5/+0, switch: 4/6."""
+    result = bundled("couches-echange", "2006-faq")
+    assert order(result, Layer.POWER_TOUGHNESS) == ["plus-zero-un", "plus-cinq-zero", "echange"]
+    assert pt(result, "creature") == (4, 6)
+    assert result.layers[Layer.POWER_TOUGHNESS - 1].steps[-1].kind is StepKind.SWITCH_LAST
+    report = check_scenario(kb, parse_scenario(example("couches-echange").text), "2006-faq")
+    assert "en dernier" in report.switch_ruling.text and report.switch_ruling.card == "Transmutateur crocheserre"
+    assert check_scenario(kb, parse_scenario(example("couches-echange").text)).switch_ruling is None
+
+
+def test_the_faq_ruling_on_switching_twice_holds():
+    """Time Spiral FAQ: switching a creature's power and toughness a second time has no (net) effect."""
+    text = creature("c", 1, 3) + effect("e1", 5, ["c"], switch_power_toughness=True) + effect(
+        "e2", 6, ["c"], switch_power_toughness=True) + effect("plus", 7, ["c"], modify_power_toughness=[2, 0])
+    assert pt(layered(text, "2006-faq"), "c") == (3, 3)
+
+
+def test_switching_is_the_only_difference_between_the_editions_objects():
+    assert (EDITIONS["2004"].switch_last, EDITIONS["2006-faq"].switch_last) == (False, True)
+    assert EDITIONS["2004"].switch_ruling is None and EDITIONS["2006-faq"].switch_ruling[0] == "Transmutateur crocheserre"
+
+
+def test_418_5d_text_change_on_crusade():
+    """418.6a: Ploiement mental on Croisade: black creatures get +1/+1, white ones no longer do; no name changes."""
+    result = bundled("couches-changement-de-texte")
+    assert pt(result, "zombie") == (3, 3) and pt(result, "chevalier") == (2, 2)
+    crusade = result.final["croisade"]
+    assert crusade.statics[0].text == "Toutes les créatures noires gagnent +1/+1."
+    assert crusade.colors == {Color.WHITE} and crusade.name == "Croisade"
+
+
+def test_418_6a_a_name_is_never_changed():
+    change = Change(Color.WHITE, Color.BLACK)
+    assert replace_words("Le Chevalier blanc a la protection contre le blanc.", change, ("Chevalier blanc",)) == (
+        "Le Chevalier blanc a la protection contre le noir."
+    )
+    assert replace_words("Les créatures blanches et le Blanc", change) == "Les créatures noires et le Noir"
+    assert replace_words("traversée des forêts", Change("forêt", "marais")) == "traversée des marais"
+    text = table(id="c", name="Chevalier blanc", controller="Alice", card_types=["créature"], power=2, toughness=2,
+                 abilities=["protection contre le blanc"]) + effect("p", 5, ["c"], change_text={"from": "blanc", "to": "noir"})
+    seen = layered(text).final["c"]
+    assert seen.name == "Chevalier blanc" and seen.abilities == ("protection contre le noir",)
+
+
+def test_418_6d_a_creature_type_is_changed_as_such():
+    text = creature("gob", 1, 1, subtypes=["gobelin"], token=True) + effect(
+        "hack", 5, ["gob"], change_text={"from": "gobelin", "to": "elfe"})
+    assert layered(text).final["gob"].subtypes == ("elfe",)
+
+
+# -- timestamps, dependencies ----------------------------------------------------------
+
+
+def test_418_5d_timestamp_order_within_a_layer():
+    """418.5d-g: without dependencies, effects of one layer apply in timestamp order."""
+    text = creature("c", 2, 2) + effect("first", 5, ["c"], set_power_toughness=[0, 2]) + effect(
+        "second", 6, ["c"], set_power_toughness=[4, 4])
+    assert pt(layered(text), "c") == (4, 4)
+    assert pt(layered(text.replace("timestamp = 6", "timestamp = 4")), "c") == (0, 2)
+
+
+def test_418_5f_a_static_ability_has_its_permanents_timestamp():
+    text = creature("c", 2, 2, timestamp=1) + effect("set", 5, ["c"], set_power_toughness=[1, 1])
+    text += enchantment("anthem", 7) + static(affects_all={"card_types": ["créature"]}, set_power_toughness=[5, 5])
+    result = layered(text)
+    assert pt(result, "c") == (5, 5)
+    assert result.layers[Layer.POWER_TOUGHNESS - 1].steps[-1].timestamp == 7
+    assert pt(layered(text.replace("timestamp = 7", "timestamp = 3")), "c") == (1, 1)
+
+
+def test_an_effect_applies_because_an_earlier_layer_made_the_object_a_creature():
+    """418.5a: the layer-6 bonus to creatures applies to a land made a creature in layer 4."""
+    text = table(id="land", name="Forêt de Mishra", controller="Alice", card_types=["terrain"], timestamp=1)
+    text += enchantment("anthem", 2) + static(affects_all={"card_types": ["créature"]}, modify_power_toughness=[1, 1])
+    text += effect("animate", 3, ["land"], add_card_types=["créature"], set_power_toughness=[2, 2])
+    assert pt(layered(text), "land") == (3, 3)
+    without = text[: text.index("\n[[effect]]")]
+    assert layered(without).final["land"].power is None
+
+
+def test_418_5c_dependency_beats_timestamp_order():
+    """418.5c-d: Conspiration depends on the effect that makes an artifact a creature, applied first though newer."""
+    result = bundled("couches-dependance")
+    assert order(result, Layer.TYPE) == ["animation", "conspiration-type"]
+    first, second = result.layers[Layer.TYPE - 1].steps
+    assert first.kind is StepKind.DEPENDED_ON and second.kind is StepKind.DEPENDENCY
+    assert second.depends_on == ("animation",) and "418.5c" in second.rules
+    assert result.final["statue"].subtypes == ("elfe",) and result.final["ours"].subtypes == ("elfe",)
+
+
+def test_418_5d_a_dependency_loop_falls_back_on_timestamps():
+    """418.5d: "white creatures are black" and "black creatures are white" each change what the other applies to."""
+    text = creature("w", 1, 1, colors=["blanc"], timestamp=1) + creature("b", 1, 1, colors=["noir"], timestamp=2)
+    text += enchantment("to-black", 3) + static(id="to-black-effect", set_colors=["noir"],
+                                                 affects_all={"card_types": ["créature"], "colors": ["blanc"]})
+    text += enchantment("to-white", 4) + static(id="to-white-effect", set_colors=["blanc"],
+                                                 affects_all={"card_types": ["créature"], "colors": ["noir"]})
+    result = layered(text)
+    steps = result.layers[Layer.OTHER - 1].steps
+    assert [step.effect for step in steps] == ["to-black-effect", "to-white-effect"]
+    assert steps[0].kind is StepKind.LOOP and steps[0].depends_on == ("to-white-effect",)
+    assert result.final["w"].colors == {Color.WHITE} and result.final["b"].colors == {Color.WHITE}
+    flipped = layered(text.replace("timestamp = 3", "timestamp = 9"))
+    assert flipped.final["w"].colors == {Color.BLACK} and flipped.final["b"].colors == {Color.BLACK}
+
+
+def test_an_effect_stops_existing_when_an_independent_one_removes_its_ability():
+    """418.5c: removing all abilities of a permanent changes the existence of its layer-5 effect, so goes first."""
+    text = creature("lord", 1, 1, timestamp=1) + static(id="lord-flying", add_abilities=["vol"],
+                                                        affects_all={"card_types": ["créature"], "other": True})
+    text += creature("c", 2, 2, timestamp=2)
+    text += table(id="aura", name="Humilité locale", controller="Alice", card_types=["enchantement"],
+                  subtypes=["local"], enchant=["créature"], attached_to="lord", timestamp=3)
+    text += static(id="aura-loses", affects="enchanted", remove_all_abilities=True)
+    result = layered(text)
+    steps = result.layers[Layer.OTHER - 1].steps
+    assert [(step.effect, step.kind) for step in steps] == [("aura-loses", StepKind.DEPENDED_ON),
+                                                            ("lord-flying", StepKind.ENDED)]
+    assert not result.final["c"].has_ability("vol")
+
+
+# -- 418.3b and 418.4: locked and live sets ------------------------------------------------
+
+
+def _white_and_recoloured():
+    """a: white when the effect began, now red; b: black then, now white."""
+    return (creature("a", 2, 2, colors=["blanc"], timestamp=1) + creature("b", 2, 2, colors=["noir"], timestamp=2)
+            + effect("a-red", 10, ["a"], set_colors=["rouge"]) + effect("b-white", 11, ["b"], set_colors=["blanc"]))
+
+
+def test_418_3b_a_resolved_effect_keeps_the_objects_it_began_with():
+    """418.3b: "white creatures get +1/+1 until end of turn" keeps affecting a creature
+    that stopped being white and never affects one that became white."""
+    text = _white_and_recoloured() + effect("until-eot", 5, ["a"], text=WHITE_BONUS["text"],
+                                            modify_power_toughness=[1, 1])
+    result = layered(text)
+    assert pt(result, "a") == (3, 3) and pt(result, "b") == (2, 2)
+
+
+def test_418_4b_a_static_ability_applies_to_what_matches_now():
+    """418.4a-b: the same words as a static ability follow the creatures' current colour."""
+    text = _white_and_recoloured() + enchantment("crusade", 5) + static(**WHITE_BONUS)
+    result = layered(text)
+    assert pt(result, "a") == (2, 2) and pt(result, "b") == (3, 3)
+
+
+def test_418_4b_a_static_effect_ends_when_its_permanent_leaves():
+    """418.4b and 420.3: the lord dies from its damage; then the goblin loses its bonus and its 1 damage is lethal."""
+    text = creature("lord", 1, 1, subtypes=["gobelin"], damage=1, timestamp=1) + static(
+        text="Les autres gobelins gagnent +1/+1.", affects_all={"subtypes": ["gobelin"], "other": True},
+        modify_power_toughness=[1, 1])
+    text += creature("goblin", 1, 1, subtypes=["gobelin"], damage=1, timestamp=2)
+    resolution = run(parse_scenario(text).state)
+    assert [event.objects for event in resolution.events] == [("lord",), ("goblin",)]
+    assert [event.rule for event in resolution.events] == ["420.5c", "420.5c"]
+    in_graveyard = text.replace('"lord"\nname = "Lord"', '"lord"\nname = "Lord"\nzone = "cimetière"')
+    assert pt(layered(in_graveyard), "goblin") == (1, 1)
+
+
+# -- characteristic-defining abilities, counters -----------------------------------------
+
+
+def test_418_5a_characteristic_defining_first_then_counters_then_the_rest():
+    text = creature("c", 0, 0, counters={"+1/+1": 1}, timestamp=3) + static(
+        id="cda", characteristic_defining=True, affects="self", set_power_toughness=[3, 3])
+    text += effect("older", 1, ["c"], modify_power_toughness=[1, 0])
+    result = layered(text)
+    steps = result.layers[Layer.POWER_TOUGHNESS - 1].steps
+    assert [(s.effect, s.kind) for s in steps] == [
+        ("cda", StepKind.CHARACTERISTIC_DEFINING), (COUNTERS, StepKind.COUNTERS), ("older", StepKind.TIMESTAMP)]
+    assert pt(result, "c") == (5, 4)
+    overridden = text + effect("set", 2, ["c"], set_power_toughness=[0, 2])
+    assert pt(layered(overridden), "c") == (0, 2)  # 2004: the counters come before other effects
+
+
+# -- other layers ------------------------------------------------------------------------
+
+
+def test_503_2_a_copy_takes_only_copiable_values():
+    """503.2 example: a Clone copying an animated Bâton chimérique is only an artifact."""
+    text = table(id="baton", name="Bâton chimérique", controller="Alice", card_types=["artefact"], mana_value=4,
+                 abilities=["{X} : le Bâton chimérique devient une créature-artefact X/X jusqu'à la fin du tour."],
+                 timestamp=1)
+    text += effect("x5", 2, ["baton"], add_card_types=["créature"], set_power_toughness=[5, 5])
+    text += creature("clone", 0, 0, timestamp=3) + static(id="clone-copy", affects="self", copy_of="baton")
+    result = layered(text)
+    clone = result.final["clone"]
+    assert clone.name == "Bâton chimérique" and clone.card_types == {CardType.ARTIFACT}
+    assert clone.abilities == result.final["baton"].abilities and clone.power is None
+    assert pt(result, "baton") == (5, 5)
+
+
+def test_212_6e_a_land_given_a_basic_land_type_loses_its_other_abilities():
+    text = table(id="land", name="Terrain étrange", controller="Alice", card_types=["terrain"],
+                 abilities=["{T} : Piochez une carte."], timestamp=1)
+    text += effect("forest", 2, ["land"], set_subtypes=["forêt"])
+    seen = layered(text).final["land"]
+    assert seen.subtypes == ("forêt",) and seen.abilities == ("{T} : Ajoutez {G} à votre réserve.",)
+    added = layered(text.replace("set_subtypes", "add_subtypes")).final["land"]
+    assert added.abilities == ("{T} : Piochez une carte.",)
+
+
+def test_selector_by_controller_follows_a_control_change():
+    """Layer 2 before layer 6: "creatures you control get +1/+1" follows the creature stolen in layer 2."""
+    text = "[[player]]\nname = \"Alice\"\n[[player]]\nname = \"Bob\"\n"
+    text += enchantment("anthem", 1) + static(affects_all={"card_types": ["créature"], "controller": "vous"},
+                                               modify_power_toughness=[1, 1])
+    text += creature("bear", 2, 2, controller="Bob", timestamp=2)
+    assert pt(layered(text), "bear") == (2, 2)
+    assert pt(layered(text + effect("steal", 3, ["bear"], set_controller="Alice")), "bear") == (3, 3)
+
+
+def test_an_effect_makes_a_creature_0_1_and_its_damage_kills_it(kb):
+    """418.5a then 420.5c: the event cites the layers and the effect applied."""
+    report = check_scenario(kb, parse_scenario(example("couches-blessures-fatales").text))
+    (event,) = report.resolution.events
+    assert event.rule == "420.5c" and "418.5a" in event.see_also and "zero-un" in event.reason
+    assert "418.5a" in report.texts and "420.5c" in report.texts
+
+
+def test_a_type_changing_effect_puts_all_its_parts_in_layer_4():
+    """418.5b."""
+    text = creature("c", 1, 1) + effect("e", 5, ["c"], add_subtypes=["mur"], set_colors=["bleu"],
+                                        add_abilities=["défenseur"])
+    result = layered(text)
+    assert order(result, Layer.TYPE) == ["e"] and order(result, Layer.OTHER) == []
+    assert result.final["c"].colors == {Color.BLUE}
+
+
+# -- scenario errors ------------------------------------------------------------------------
+
+
+def _error(text: str) -> ScenarioError:
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "e.toml")
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("extra", "key", "words"),
+    [
+        (dict(boost=[1, 1]), "boost", ["opération ou clé inconnue", "modify_power_toughness"]),
+        (dict(modify_power_toughnes=[1, 1]), "modify_power_toughnes", ["Vouliez-vous dire « modify_power_toughness »"]),
+        (dict(modify_power_toughness=[1]), "modify_power_toughness", ["deux nombres entiers"]),
+        (dict(set_power_toughness="beaucoup"), "set_power_toughness", ["mana_value"]),
+        (dict(set_colors=["violet"]), "set_colors", ["« violet » n'est pas une couleur connue"]),
+        (dict(change_text={"from": "blanc", "to": "gobelin"}), "change_text", ["418.6a"]),
+        (dict(change_text={"from": "créature", "to": "terrain"}), "change_text", ["type de carte", "418.6a"]),
+        (dict(set_controller="Zoé"), "set_controller", ["« Zoé » n'est pas un joueur"]),
+        (dict(copy_of="fantome"), "copy_of", ["« fantome » n'est pas un objet"]),
+        (dict(affects_all={"card_types": ["créature"]}, modify_power_toughness=[1, 1]), "affects_all", ["418.3b"]),
+    ],
+)
+def test_effect_mistakes_are_named_in_french(extra, key, words):
+    base = creature("c", 2, 2)
+    fields = dict(id="e", timestamp=5, affects=["c"], **extra)
+    if "affects_all" in extra:
+        fields.pop("affects")
+    error = _error(base + table("effect", **fields))
+    assert error.key.startswith(key.split(".")[0]) and error.line, str(error)
+    for word in words:
+        assert word in str(error), str(error)
+
+
+@pytest.mark.parametrize(
+    ("fields", "key", "words"),
+    [
+        (dict(affects_all={"card_types": ["planeswalker"]}, modify_power_toughness=[1, 1]),
+         "affects_all.card_types", ["« planeswalker » n'est pas un type de carte connu"]),
+        (dict(affects_all={"card_types": ["creture"]}, modify_power_toughness=[1, 1]),
+         "affects_all.card_types", ["Vouliez-vous dire « créature »"]),
+        (dict(affects_all={"colour": ["blanc"]}, modify_power_toughness=[1, 1]),
+         "affects_all.colour", ["clé inconnue", "colors"]),
+        (dict(modify_power_toughness=[1, 1]), "affects", ["affects_all"]),
+        (dict(affects="tous", modify_power_toughness=[1, 1]), "affects", ["[[effect]]"]),
+        (dict(affects="self", characteristic_defining=True), "", ["aucune opération"]),
+        (dict(affects="enchanted", characteristic_defining=True, set_power_toughness=[1, 1]),
+         "characteristic_defining", ["self"]),
+        (dict(affects_all={"controller": "Zoé"}, modify_power_toughness=[1, 1]),
+         "affects_all.controller", ["« Zoé »", "vous"]),
+    ],
+)
+def test_static_ability_mistakes_are_named_in_french(fields, key, words):
+    error = _error(creature("c", 2, 2) + static(**fields))
+    assert error.key == key and error.line, str(error)
+    assert "[[permanent.static]] n°1" in str(error)
+    for word in words:
+        assert word in str(error), str(error)
+
+
+def test_effect_needs_a_timestamp_and_ids_are_unique():
+    assert "418.5g" in str(_error(creature("c", 2, 2) + table("effect", affects=["c"], set_colors=["bleu"])))
+    duplicate = _error(creature("c", 2, 2) + effect("c", 5, ["c"], set_colors=["bleu"]))
+    assert duplicate.key == "id" and "déjà pris" in str(duplicate)
+    reserved = _error(creature("c", 2, 2) + effect(COUNTERS, 5, ["c"], set_colors=["bleu"]))
+    assert reserved.key == "id"
+
+
+def test_static_ability_ids_default_to_their_permanent():
+    state = parse_scenario(creature("c", 2, 2) + static(affects="self", add_abilities=["vol"]) +
+                           static(affects="self", add_abilities=["vigilance"])).state
+    assert [effect.id for effect in state.object("c").statics] == ["c#1", "c#2"]
+    assert all(effect.origin == "c" for effect in state.object("c").statics)
+
+
+def test_operations_are_listed_in_layer_order():
+    assert [Operation(key).layer for key in OPERATION_KEYS] == sorted(Operation(key).layer for key in OPERATION_KEYS)
+
+
+_OPERATION_VALUES = st.one_of(
+    st.integers(-3, 5), st.booleans(), st.text(max_size=8),
+    st.sampled_from(["mana_value", "c", "d", "Alice", "créature", "blanc", "forêt"]),
+    st.lists(st.one_of(st.integers(-2, 6), st.sampled_from(["créature", "blanc", "vol", "forêt", "zzz"])), max_size=3),
+    st.fixed_dictionaries({"from": st.sampled_from(["blanc", "noir", "forêt", "marais", "créature", ""]),
+                           "to": st.sampled_from(["blanc", "rouge", "île", "elfe", "local"])}),
+    st.dictionaries(st.sampled_from(["card_types", "colors", "controller", "subtypes", "other", "bogus"]),
+                    st.one_of(st.booleans(), st.sampled_from(["vous", "Alice", "créature"]),
+                              st.lists(st.sampled_from(["créature", "blanc", "gobelin", "zzz"]), max_size=2)),
+                    max_size=3),
+)
+_EFFECT_KEYS = st.sampled_from((*OPERATION_KEYS, "affects", "affects_all", "characteristic_defining", "timestamp",
+                                "id", "text", "bogus"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(_EFFECT_KEYS, _OPERATION_VALUES, max_size=5), max_size=3),
+       st.lists(st.dictionaries(_EFFECT_KEYS, _OPERATION_VALUES, max_size=5), max_size=3),
+       st.sampled_from(["2004", "2006-faq"]))
+def test_generated_effects_parse_or_fail_cleanly_and_always_compute(statics, effects, edition):
+    """Any mix of operations and values: characteristics for every permanent, or a ScenarioError."""
+    text = creature("c", 2, 2, subtypes=["gobelin"], colors=["blanc"]) + table(
+        id="d", name="D", controller="Alice", card_types=["terrain"])
+    text += "".join("\n[[permanent.static]]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in item.items())
+                    for item in statics)
+    text += "".join("\n[[effect]]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in item.items())
+                    for item in effects)
+    try:
+        scenario = parse_scenario(text, "g.toml")
+    except ScenarioError as error:
+        assert str(error).startswith("Scénario « g.toml »")
+        return
+    result = compute(scenario.state, EDITIONS[edition])
+    assert set(result.final) == {"c", "d"}
+    run(scenario.state, EDITIONS[edition])
