@@ -17,6 +17,7 @@ from rules_kb.checker.scenario import (
     parse_scenario,
 )
 from rules_kb.checker.state import CardType, Color, Supertype, Zone
+from rules_kb.checker.characteristics import characteristics
 from rules_kb.checker.state_based import run
 from tests.scenarios import toml_value
 
@@ -267,4 +268,9 @@ def test_the_readme_scenario_is_valid_and_quiet():
     block = re.search(r"```toml\n(title = .*?)```", readme, re.S).group(1)
     scenario = parse_scenario(block, "README.md")
     assert [obj.id for obj in scenario.state.objects] == ["ours", "guide", "copie"]
-    assert run(scenario.state).rounds == ()
+    assert [effect.id for effect in scenario.state.object("guide").statics] == ["guide-bonus"]
+    assert [effect.id for effect in scenario.state.effects] == ["croissance"]
+    resolution = run(scenario.state)
+    assert resolution.rounds == ()
+    seen = characteristics(scenario.state)["ours"]
+    assert (seen.power, seen.toughness) == (7, 7) and seen.has_ability("vol")
