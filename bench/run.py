@@ -34,6 +34,7 @@ CASES = (
     ("define", ["define", "contrecarer"], 0.200),  # + rapidfuzz import (~20 ms) for typo tolerance
     ("ask", ["ask", "ma créature 2/2 a pris 2 blessures, elle meurt ?"], 0.300),
     ("check", ["check", "{home}/blessures-fatales.toml"], 0.300),  # a bundled example, copied
+    ("layers", ["check", "{home}/couches-dependance.toml"], 0.300),  # layers with a dependency
     ("build", ["index"], 10.0),
 )
 
@@ -62,8 +63,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="rules-kb-bench-") as home:
         env = dict(os.environ, RULES_KB_HOME=home)
         subprocess.run([script, "index"], env=env, stdout=subprocess.DEVNULL, check=True)
-        with open(Path(home) / "blessures-fatales.toml", "wb") as scenario:
-            subprocess.run([script, "check", "--example", "blessures-fatales"], env=env, stdout=scenario, check=True)
+        for example in ("blessures-fatales", "couches-dependance"):
+            with open(Path(home) / f"{example}.toml", "wb") as scenario:
+                subprocess.run([script, "check", "--example", example], env=env, stdout=scenario, check=True)
         results = []
         for name, args, budget in CASES:
             args = [arg.format(home=home) for arg in args]

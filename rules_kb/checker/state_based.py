@@ -156,7 +156,9 @@ def poison(board: Board, rule: str) -> tuple[Event, ...]:
 def _after_layers(seen: Characteristics) -> tuple[str, tuple[str, ...]]:
     """What to add to a reason when continuous effects changed the values
     it reads: the effects applied and 418.5a, or ``("", ())``."""
-    effects = [effect for effect in seen.applied if effect != "counters"]
+    from rules_kb.checker.layers import COUNTERS
+
+    effects = [effect for effect in seen.applied if effect != COUNTERS]
     if not effects:
         return "", ()
     return f" (après les effets continus : {', '.join(dict.fromkeys(effects))})", ("418.5a",)
