@@ -490,3 +490,11 @@ def test_generated_effects_parse_or_fail_cleanly_and_always_compute(statics, eff
     result = compute(scenario.state, EDITIONS[edition])
     assert set(result.final) == {"c", "d"}
     run(scenario.state, EDITIONS[edition])
+
+
+def test_every_operation_has_a_function_citing_its_rule():
+    from rules_kb.checker.layers import OPERATIONS
+
+    assert set(OPERATIONS) == set(Operation)
+    for function in OPERATIONS.values():
+        assert function.__doc__ and ("Implements" in function.__doc__ or "418.5a" in function.__doc__), function

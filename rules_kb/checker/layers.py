@@ -158,6 +158,20 @@ class Layering:
 
 # -- what each operation does ---------------------------------------------------
 
+#: The function applying each operation to one object's values.
+OPERATIONS: dict[Operation, Callable[[Characteristics, object, "_Context"], Characteristics]] = {}
+
+
+def operation(kind: Operation):
+    """Register the decorated function as what ``kind`` does."""
+
+    def register(function):
+        OPERATIONS[kind] = function
+        return function
+
+    return register
+
+
 
 @dataclass(frozen=True, slots=True)
 class _Context:
@@ -177,6 +191,7 @@ def _copiable(context: _Context, object_id: str) -> Characteristics:
     return printed(obj)
 
 
+@operation(Operation.COPY_OF)
 def copy_of(seen: Characteristics, object_id: str, context: _Context) -> Characteristics:
     """Become a copy of ``object_id``: take its copiable values — name, mana
     value, colours, types, subtypes, supertypes, text (abilities), power and
@@ -198,6 +213,7 @@ def copy_of(seen: Characteristics, object_id: str, context: _Context) -> Charact
     )
 
 
+@operation(Operation.SET_CONTROLLER)
 def set_controller(seen: Characteristics, player: str, context: _Context) -> Characteristics:
     """Change the controller. Layer 2 of 418.5a (2004)."""
     return replace(seen, controller=player)
@@ -292,6 +308,7 @@ def _change_effect_text(effect: ContinuousEffect, change: TextChange, names: tup
     )
 
 
+@operation(Operation.CHANGE_TEXT)
 def change_text(seen: Characteristics, change: TextChange, context: _Context) -> Characteristics:
     """Replace one colour word by another, or one land or creature type by
     another, in the object's text: abilities, static abilities, "Enchanter :"
@@ -318,16 +335,19 @@ def _basic_land_types(subtypes) -> list[str]:
     return [basic[fold(subtype)] for subtype in subtypes if fold(subtype) in basic]
 
 
+@operation(Operation.SET_CARD_TYPES)
 def set_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
     """Replace the card types. Layer 4 of 418.5a (2004)."""
     return replace(seen, card_types=frozenset(card_types))
 
 
+@operation(Operation.ADD_CARD_TYPES)
 def add_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
     """Add card types. Layer 4 of 418.5a (2004)."""
     return replace(seen, card_types=seen.card_types | frozenset(card_types))
 
 
+@operation(Operation.SET_SUBTYPES)
 def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
     """Replace the subtypes. A land given one or more basic land types keeps
     only their mana abilities of its text (and no static ability of its
@@ -340,44 +360,52 @@ def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characte
     return changed
 
 
+@operation(Operation.ADD_SUBTYPES)
 def add_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
     """Add subtypes; a land keeps its text (212.6e). Layer 4 of 418.5a (2004)."""
     present = {fold(subtype) for subtype in seen.subtypes}
     return replace(seen, subtypes=seen.subtypes + tuple(s for s in subtypes if fold(s) not in present))
 
 
+@operation(Operation.REMOVE_SUBTYPES)
 def remove_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
     """Remove subtypes. Layer 4 of 418.5a (2004)."""
     gone = {fold(subtype) for subtype in subtypes}
     return replace(seen, subtypes=tuple(s for s in seen.subtypes if fold(s) not in gone))
 
 
+@operation(Operation.SET_SUPERTYPES)
 def set_supertypes(seen: Characteristics, supertypes, context: _Context) -> Characteristics:
     """Replace the supertypes. Layer 4 of 418.5a (2004)."""
     return replace(seen, supertypes=frozenset(supertypes))
 
 
+@operation(Operation.ADD_SUPERTYPES)
 def add_supertypes(seen: Characteristics, supertypes, context: _Context) -> Characteristics:
     """Add supertypes. Layer 4 of 418.5a (2004)."""
     return replace(seen, supertypes=seen.supertypes | frozenset(supertypes))
 
 
+@operation(Operation.SET_COLORS)
 def set_colors(seen: Characteristics, colors, context: _Context) -> Characteristics:
     """Replace the colours (none: colourless). Layer 5 of 418.5a (2004)."""
     return replace(seen, colors=frozenset(colors))
 
 
+@operation(Operation.ADD_COLORS)
 def add_colors(seen: Characteristics, colors, context: _Context) -> Characteristics:
     """Add colours. Layer 5 of 418.5a (2004)."""
     return replace(seen, colors=seen.colors | frozenset(colors))
 
 
+@operation(Operation.ADD_ABILITIES)
 def add_abilities(seen: Characteristics, abilities, context: _Context) -> Characteristics:
     """Grant abilities (one instance of each is enough). Layer 5 of 418.5a (2004)."""
     present = {fold(ability) for ability in seen.abilities}
     return replace(seen, abilities=seen.abilities + tuple(a for a in abilities if fold(a) not in present))
 
 
+@operation(Operation.REMOVE_ABILITIES)
 def remove_abilities(seen: Characteristics, abilities, context: _Context) -> Characteristics:
     """Remove the abilities named (a static ability by its text or id). Layer 5 of 418.5a (2004)."""
     gone = {fold(ability) for ability in abilities}
@@ -388,11 +416,13 @@ def remove_abilities(seen: Characteristics, abilities, context: _Context) -> Cha
     )
 
 
+@operation(Operation.REMOVE_ALL_ABILITIES)
 def remove_all_abilities(seen: Characteristics, value, context: _Context) -> Characteristics:
     """Remove every ability, static abilities included. Layer 5 of 418.5a (2004)."""
     return replace(seen, abilities=(), statics=())
 
 
+@operation(Operation.SET_POWER_TOUGHNESS)
 def set_power_toughness(seen: Characteristics, value, context: _Context) -> Characteristics:
     """Set power and toughness, to given values or each to the mana value.
     Layer 6 of 418.5a (2004), or layer 4 in a type-changing effect (418.5b)."""
@@ -400,36 +430,17 @@ def set_power_toughness(seen: Characteristics, value, context: _Context) -> Char
     return replace(seen, power=power, toughness=toughness)
 
 
+@operation(Operation.MODIFY_POWER_TOUGHNESS)
 def modify_power_toughness(seen: Characteristics, value, context: _Context) -> Characteristics:
     """Add to power and toughness. Layer 6 of 418.5a (2004)."""
     return replace(seen, power=(seen.power or 0) + value[0], toughness=(seen.toughness or 0) + value[1])
 
 
+@operation(Operation.SWITCH_POWER_TOUGHNESS)
 def switch_power_toughness(seen: Characteristics, value, context: _Context) -> Characteristics:
     """Exchange power and toughness. Implements 418.5i (2004)."""
     return replace(seen, power=seen.toughness, toughness=seen.power)
 
-
-OPERATIONS: dict[Operation, Callable[[Characteristics, object, _Context], Characteristics]] = {
-    Operation.COPY_OF: copy_of,
-    Operation.SET_CONTROLLER: set_controller,
-    Operation.CHANGE_TEXT: change_text,
-    Operation.SET_CARD_TYPES: set_card_types,
-    Operation.ADD_CARD_TYPES: add_card_types,
-    Operation.SET_SUBTYPES: set_subtypes,
-    Operation.ADD_SUBTYPES: add_subtypes,
-    Operation.REMOVE_SUBTYPES: remove_subtypes,
-    Operation.SET_SUPERTYPES: set_supertypes,
-    Operation.ADD_SUPERTYPES: add_supertypes,
-    Operation.SET_COLORS: set_colors,
-    Operation.ADD_COLORS: add_colors,
-    Operation.ADD_ABILITIES: add_abilities,
-    Operation.REMOVE_ABILITIES: remove_abilities,
-    Operation.REMOVE_ALL_ABILITIES: remove_all_abilities,
-    Operation.SET_POWER_TOUGHNESS: set_power_toughness,
-    Operation.MODIFY_POWER_TOUGHNESS: modify_power_toughness,
-    Operation.SWITCH_POWER_TOUGHNESS: switch_power_toughness,
-}
 
 #: The characteristic each operation writes, and whether it replaces what is there (418.5h).
 _WRITES = {
