@@ -335,16 +335,26 @@ def _basic_land_types(subtypes) -> list[str]:
     return [basic[fold(subtype)] for subtype in subtypes if fold(subtype) in basic]
 
 
-@operation(Operation.SET_CARD_TYPES)
-def set_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
-    """Replace the card types. Layer 4 of 418.5a (2004)."""
-    return replace(seen, card_types=frozenset(card_types))
+def _set_and_add(field: str, set_kind: Operation, add_kind: Operation, what: str) -> None:
+    """Register the operations that replace and that add to a set-valued
+    characteristic (card types, supertypes, colours)."""
+
+    def set_values(seen: Characteristics, values, context: _Context) -> Characteristics:
+        return replace(seen, **{field: frozenset(values)})
+
+    def add_values(seen: Characteristics, values, context: _Context) -> Characteristics:
+        return replace(seen, **{field: getattr(seen, field) | frozenset(values)})
+
+    rule = f"Layer {int(set_kind.layer)} of 418.5a (2004)."
+    set_values.__doc__ = f"Replace the {what}. {rule}"
+    add_values.__doc__ = f"Add {what}. {rule}"
+    operation(set_kind)(set_values)
+    operation(add_kind)(add_values)
 
 
-@operation(Operation.ADD_CARD_TYPES)
-def add_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
-    """Add card types. Layer 4 of 418.5a (2004)."""
-    return replace(seen, card_types=seen.card_types | frozenset(card_types))
+_set_and_add("card_types", Operation.SET_CARD_TYPES, Operation.ADD_CARD_TYPES, "card types")
+_set_and_add("supertypes", Operation.SET_SUPERTYPES, Operation.ADD_SUPERTYPES, "supertypes")
+_set_and_add("colors", Operation.SET_COLORS, Operation.ADD_COLORS, "colours (none: colourless)")
 
 
 @operation(Operation.SET_SUBTYPES)
@@ -360,49 +370,34 @@ def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characte
     return changed
 
 
+def _appended(existing: tuple[str, ...], new) -> tuple[str, ...]:
+    """``existing`` then those of ``new`` it lacks (case and accents ignored)."""
+    present = {fold(word) for word in existing}
+    return existing + tuple(word for word in dict.fromkeys(new) if fold(word) not in present)
+
+
+def _without(existing: tuple[str, ...], gone) -> tuple[str, ...]:
+    """``existing`` without the words of ``gone`` (case and accents ignored)."""
+    folded = {fold(word) for word in gone}
+    return tuple(word for word in existing if fold(word) not in folded)
+
+
 @operation(Operation.ADD_SUBTYPES)
 def add_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
     """Add subtypes; a land keeps its text (212.6e). Layer 4 of 418.5a (2004)."""
-    present = {fold(subtype) for subtype in seen.subtypes}
-    return replace(seen, subtypes=seen.subtypes + tuple(s for s in subtypes if fold(s) not in present))
+    return replace(seen, subtypes=_appended(seen.subtypes, subtypes))
 
 
 @operation(Operation.REMOVE_SUBTYPES)
 def remove_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
     """Remove subtypes. Layer 4 of 418.5a (2004)."""
-    gone = {fold(subtype) for subtype in subtypes}
-    return replace(seen, subtypes=tuple(s for s in seen.subtypes if fold(s) not in gone))
-
-
-@operation(Operation.SET_SUPERTYPES)
-def set_supertypes(seen: Characteristics, supertypes, context: _Context) -> Characteristics:
-    """Replace the supertypes. Layer 4 of 418.5a (2004)."""
-    return replace(seen, supertypes=frozenset(supertypes))
-
-
-@operation(Operation.ADD_SUPERTYPES)
-def add_supertypes(seen: Characteristics, supertypes, context: _Context) -> Characteristics:
-    """Add supertypes. Layer 4 of 418.5a (2004)."""
-    return replace(seen, supertypes=seen.supertypes | frozenset(supertypes))
-
-
-@operation(Operation.SET_COLORS)
-def set_colors(seen: Characteristics, colors, context: _Context) -> Characteristics:
-    """Replace the colours (none: colourless). Layer 5 of 418.5a (2004)."""
-    return replace(seen, colors=frozenset(colors))
-
-
-@operation(Operation.ADD_COLORS)
-def add_colors(seen: Characteristics, colors, context: _Context) -> Characteristics:
-    """Add colours. Layer 5 of 418.5a (2004)."""
-    return replace(seen, colors=seen.colors | frozenset(colors))
+    return replace(seen, subtypes=_without(seen.subtypes, subtypes))
 
 
 @operation(Operation.ADD_ABILITIES)
 def add_abilities(seen: Characteristics, abilities, context: _Context) -> Characteristics:
     """Grant abilities (one instance of each is enough). Layer 5 of 418.5a (2004)."""
-    present = {fold(ability) for ability in seen.abilities}
-    return replace(seen, abilities=seen.abilities + tuple(a for a in abilities if fold(a) not in present))
+    return replace(seen, abilities=_appended(seen.abilities, abilities))
 
 
 @operation(Operation.REMOVE_ABILITIES)
@@ -411,7 +406,7 @@ def remove_abilities(seen: Characteristics, abilities, context: _Context) -> Cha
     gone = {fold(ability) for ability in abilities}
     return replace(
         seen,
-        abilities=tuple(a for a in seen.abilities if fold(a) not in gone),
+        abilities=_without(seen.abilities, abilities),
         statics=tuple(s for s in seen.statics if fold(s.text) not in gone and fold(s.id) not in gone),
     )
 
