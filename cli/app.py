@@ -203,8 +203,10 @@ def check(
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
 ) -> None:
-    """Applique les effets basés sur un état (420) à un scénario : chaque
-    vérification, les règles citées avec leur texte, l'état final et le résultat."""
+    """Calcule les caractéristiques couche par couche (effets continus, 418.5),
+    puis applique les effets basés sur un état (420) à un scénario : chaque
+    couche et chaque vérification, les règles citées avec leur texte, l'état
+    final et le résultat."""
     from rules_kb.errors import RulesKbError
 
     if example:

@@ -521,7 +521,8 @@ def _layers(report) -> None:
     for number in lines:
         line = Text("    ")
         line.append(number, style=_NUMBER_STYLE)
-        line.append(" " + first_sentence(report.texts[number].text, 140), style="dim")
+        text = report.texts[number].text
+        line.append(" " + (text if len(text) <= 260 else first_sentence(text, 140)), style="dim")
         console.print(line)
     if report.switch_ruling is not None:
         ruling = report.switch_ruling
