@@ -498,3 +498,64 @@ def test_every_operation_has_a_function_citing_its_rule():
     assert set(OPERATIONS) == set(Operation)
     for function in OPERATIONS.values():
         assert function.__doc__ and ("Implements" in function.__doc__ or "418.5a" in function.__doc__), function
+
+
+_VALID_OPERATIONS = st.sampled_from([
+    {"set_controller": "Bob"},
+    {"change_text": {"from": "blanc", "to": "noir"}},
+    {"change_text": {"from": "gobelin", "to": "elfe"}},
+    {"add_card_types": ["créature"], "set_power_toughness": [3, 3]},
+    {"set_card_types": ["artefact"]},
+    {"set_subtypes": ["forêt"]},
+    {"add_subtypes": ["gobelin"]},
+    {"remove_subtypes": ["gobelin"]},
+    {"add_supertypes": ["légendaire"]},
+    {"set_colors": ["blanc"]},
+    {"set_colors": ["noir"]},
+    {"add_colors": ["rouge"]},
+    {"add_abilities": ["vol"]},
+    {"remove_abilities": ["vol"]},
+    {"remove_all_abilities": True},
+    {"set_power_toughness": [0, 2]},
+    {"set_power_toughness": "mana_value"},
+    {"modify_power_toughness": [1, -1]},
+    {"switch_power_toughness": True},
+    {"copy_of": "c2"},
+])
+_SELECTORS = st.sampled_from([
+    {"affects": "self"},
+    {"affects_all": {"card_types": ["créature"], "colors": ["blanc"]}},
+    {"affects_all": {"subtypes": ["gobelin"], "other": True}},
+    {"affects_all": {"card_types": ["créature"], "controller": "vous"}},
+    {"affects_all": {"colors": ["noir"]}},
+])
+_IDS = ["c1", "c2", "land"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_IDS), _SELECTORS, _VALID_OPERATIONS), max_size=4),
+       st.lists(st.tuples(st.lists(st.sampled_from(_IDS), min_size=1, max_size=2), _VALID_OPERATIONS), max_size=4),
+       st.randoms(use_true_random=False), st.sampled_from(["2004", "2006-faq"]))
+def test_valid_effects_always_compute_and_file_order_does_not_matter(statics, effects, random, edition):
+    """418.5d-g: only timestamps and dependencies order effects, never the order of the tables in the file."""
+    head = "[[player]]\nname = \"Alice\"\n[[player]]\nname = \"Bob\"\n"
+    permanents = {
+        "c1": creature("c1", 2, 2, colors=["blanc"], subtypes=["gobelin"], mana_value=3, timestamp=1),
+        "c2": creature("c2", 1, 3, colors=["noir"], controller="Bob", abilities=["vol"], timestamp=2),
+        "land": table(id="land", name="Terrain", controller="Alice", card_types=["terrain"], timestamp=3),
+    }
+    for number, (holder, target, operations) in enumerate(statics):
+        if holder == "c2" and "copy_of" in operations:
+            continue  # c2 copying itself is refused (tested above)
+        permanents[holder] += static(id=f"s{number}", **target, **operations)
+    tables = [effect(f"e{number}", 10 + number, [i for i in ids if not ("copy_of" in ops and i == "c2")] or ["c1"], **ops)
+              for number, (ids, ops) in enumerate(effects)]
+    shuffled = list(tables)
+    random.shuffle(shuffled)
+    first = layered(head + "".join(permanents.values()) + "".join(tables), edition)
+    second = layered(head + "".join(permanents.values()) + "".join(shuffled), edition)
+    assert first.final == second.final
+    for object_id, seen in first.final.items():
+        assert (seen.power is None) == (not seen.is_creature), object_id
+        for result in first.layers:
+            assert all(target in first.final for step in result.steps for target in step.objects)
