@@ -619,7 +619,7 @@ def _ids(instances: Mapping[tuple, _Instance], keys) -> tuple[str, ...]:
 def _timestamp_reason(instance: _Instance) -> tuple[str, tuple[str, ...]]:
     if instance.source:
         return (f"tampon horaire {instance.timestamp}, celui de son permanent {instance.source}",
-                ("418.5d", "418.5f"))
+                ("418.5d", "418.5e", "418.5f"))
     return f"tampon horaire {instance.timestamp}, reçu à sa création", ("418.5d", "418.5g")
 
 
