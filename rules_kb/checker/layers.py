@@ -437,22 +437,18 @@ def switch_power_toughness(seen: Characteristics, value, context: _Context) -> C
     return replace(seen, power=seen.toughness, toughness=seen.power)
 
 
-#: The characteristic each operation writes, and whether it replaces what is there (418.5h).
-_WRITES = {
-    Operation.SET_CONTROLLER: ("controller", True),
-    Operation.SET_CARD_TYPES: ("card_types", True),
-    Operation.SET_SUBTYPES: ("subtypes", True),
-    Operation.REMOVE_SUBTYPES: ("subtypes", True),
-    Operation.SET_SUPERTYPES: ("supertypes", True),
-    Operation.SET_COLORS: ("colors", True),
-    Operation.SET_POWER_TOUGHNESS: ("power_toughness", True),
-    Operation.ADD_CARD_TYPES: ("card_types", False),
-    Operation.ADD_SUBTYPES: ("subtypes", False),
-    Operation.ADD_SUPERTYPES: ("supertypes", False),
-    Operation.ADD_COLORS: ("colors", False),
-    Operation.MODIFY_POWER_TOUGHNESS: ("power_toughness", False),
-    Operation.SWITCH_POWER_TOUGHNESS: ("power_toughness", False),
-}
+#: The characteristics whose writers are tracked to report 418.5h.
+_TRACKED = ("controller", "card_types", "subtypes", "supertypes", "colors", "power_toughness")
+
+
+def _writes(kind: Operation) -> tuple[str, bool]:
+    """The characteristic an operation writes (``""``: none tracked) and
+    whether it replaces what is there (``set_``, ``remove_``) rather than
+    adding to it (``add_``, ``modify_``, ``switch_``), read from its name."""
+    verb, _, field = kind.value.partition("_")
+    if field not in _TRACKED:
+        return "", False
+    return field, verb in ("set", "remove")
 
 
 # -- effects in a layer -----------------------------------------------------------
@@ -791,7 +787,7 @@ class _LayerRun:
                     lost = {fold(a) for a in old.abilities} - {fold(a) for a in new.abilities}
                     found.extend(self.granted.pop((object_id, ability)) for ability in lost
                                  if (object_id, ability) in self.granted)
-                field, replaces = _WRITES.get(operation, ("", False))
+                field, replaces = _writes(operation)
                 if not field:
                     continue
                 writers = self.writers.setdefault((object_id, field), [])
