@@ -75,8 +75,9 @@ def find_body(text: str) -> tuple[int, int]:
     capitalised back-matter heading it lists after its last numbered entry
     ("GLOSSAIRE", "CREDITS"). Without one, the body starts at the first
     chapter heading or section number at the start of a line and ends at a
-    line "Glossaire", "Crédits" or "Index". Returns ``(0, 0)`` when no
-    numbered rule is found.
+    line "Glossaire", "Crédits" or "Index". The start is the heading itself,
+    after any blanks that open its line, so that every character of the
+    body belongs to a rule. Returns ``(0, 0)`` when no numbered rule is found.
     """
     lines = text.split("\n")
     offsets = [0]
@@ -121,7 +122,9 @@ def find_body(text: str) -> tuple[int, int]:
         (i for i in range(start_line + 1, len(lines)) if folded[i] in back_matter), len(lines)
     )
     end = min(offsets[end_line], len(text))
-    return (offsets[start_line], end)
+    first = lines[start_line]
+    start = offsets[start_line] + len(first) - len(first.lstrip())  # the body starts at its first heading
+    return (start, end)
 
 
 def _candidates(text: str, start: int, end: int):
@@ -212,7 +215,8 @@ def parse_inline_rules(text: str, document: str, edition: str) -> ParsedRules:
     starts: list[_Start] = []
     current: RuleNumber | None = None
 
-    for offset, printed, token_end in _candidates(text, body_start, body_end):
+    line_start = text.rfind("\n", 0, body_start) + 1  # headings are matched from their line's start
+    for offset, printed, token_end in _candidates(text, line_start, body_end):
         try:
             number = RuleNumber.parse(printed)
         except ValueError:

@@ -148,3 +148,11 @@ def test_any_unicode_input_never_crashes(text):
     parsed = parse_inline_rules(text, "any", "test")
     for diagnostic in parsed.diagnostics:
         assert re.match(r"La règle imprimée", diagnostic.message) or diagnostic.code != "misnumbered-rule"
+
+
+def test_blanks_before_the_first_heading_are_not_part_of_the_body():
+    """Found by the property test above: ' 0. 0' left the leading blank in no rule."""
+    text = " 0. 0"
+    parsed = parse_inline_rules(text, "any", "test")
+    assert parsed.body == (1, 5)
+    assert [(rule.number, rule.source.char_start) for rule in parsed.rules] == [("0", 1)]
