@@ -38,7 +38,7 @@ ELIDED = frozenset(
 STOP_WORDS = (frozenset(stopwords_for_language("fr")) - {"aura", "auras"}) | frozenset(
     {"a", "les", "ça", "ca", "cette", "cet", "si", "alors", "quoi", "comment", "quand",
      "quel", "quelle", "quels", "quelles", "dont", "peut", "peuvent", "faire", "fait",
-     "oui", "non", "bien", "tout", "tous", "toute", "toutes", "y"}
+     "oui", "non", "bien", "tout", "tous", "toute", "toutes", "y", "contre"}
 )
 
 

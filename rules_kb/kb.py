@@ -25,10 +25,14 @@ from rules_kb.numbers import RuleNumber
 HOME_ENV = "RULES_KB_HOME"
 RECORDS_FILE = "records.pickle"
 GRAPH_FILE = "graph.pickle"
+CONCEPTS_FILE = "concepts.pickle"
 INDEX_DIR = "index"
 
 _PACKAGE = Path(__file__).resolve().parent
-_CODE_FILES = ("model.py", "numbers.py", "analysis.py", "corpus.py", "text.py", "references.py", "graph.py")
+_CODE_FILES = (
+    "model.py", "numbers.py", "analysis.py", "corpus.py", "text.py", "references.py", "graph.py", "concepts.py",
+    "lexicon.py", "data/lexicon.tsv",
+)  # fmt: skip
 
 
 def cache_root() -> Path:
@@ -90,6 +94,7 @@ class KnowledgeBase:
         self._order: dict[str, list[RuleNumber]] = {}
         self._glossary = None
         self._graph = None
+        self._concepts = None
         self._records = None
         for rule in corpus.rules:
             self._by_number[(rule.edition, rule.number)] = rule
@@ -261,6 +266,28 @@ class KnowledgeBase:
 
         return tuple(str(n) for n in sorted(window, key=closeness)[:count])
 
+    def _cached(self, name: str, kind: type, build):
+        """The object pickled in the cache file ``name`` if it is a ``kind``,
+        else ``build()``, written back when possible (a read-only cache
+        still answers, building it each time)."""
+        path = self.cache_dir / name
+        try:
+            with open(path, "rb") as handle:
+                found = pickle.load(handle)
+            if isinstance(found, kind):
+                return found
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+            pass
+        found = build()
+        try:
+            staging = path.with_name(f".{name}.{os.getpid()}")
+            with open(staging, "wb") as handle:
+                pickle.dump(found, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            staging.replace(path)
+        except OSError:
+            pass
+        return found
+
     @property
     def graph(self):
         """The :class:`rules_kb.graph.Graph` of the corpus, read from the cache
@@ -269,24 +296,18 @@ class KnowledgeBase:
         if self._graph is None:
             from rules_kb.graph import Graph, build_graph
 
-            path = self.cache_dir / GRAPH_FILE
-            try:
-                with open(path, "rb") as handle:
-                    graph = pickle.load(handle)
-                if isinstance(graph, Graph):
-                    self._graph = graph
-            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
-                pass
-            if self._graph is None:
-                self._graph = build_graph(self.corpus)
-                try:
-                    staging = path.with_name(f".{GRAPH_FILE}.{os.getpid()}")
-                    with open(staging, "wb") as handle:
-                        pickle.dump(self._graph, handle, protocol=pickle.HIGHEST_PROTOCOL)
-                    staging.replace(path)
-                except OSError:
-                    pass  # a read-only cache still answers, it builds the graph each time
+            self._graph = self._cached(GRAPH_FILE, Graph, lambda: build_graph(self.corpus))
         return self._graph
+
+    @property
+    def concepts(self):
+        """The :class:`rules_kb.concepts.ConceptTable` of the corpus and the
+        bundled lexicon, read from the cache (built on first use)."""
+        if self._concepts is None:
+            from rules_kb.concepts import ConceptTable, build_table
+
+            self._concepts = self._cached(CONCEPTS_FILE, ConceptTable, lambda: build_table(self))
+        return self._concepts
 
     def record(self, node: str):
         """The record of a graph node id (see :mod:`rules_kb.graph`), or None."""
@@ -362,7 +383,8 @@ class KnowledgeBase:
         return check_scenario(self, scenario, edition)
 
     def ask(self, question: str, limit: int = 5, edition: str | None = None):
-        """Rules for a question in a player's words; see :func:`rules_kb.query.ask`."""
-        from rules_kb.query import ask
+        """Rules, glossary terms, FAQ rulings and checker outcome for a question
+        in a player's words; see :func:`rules_kb.ask.ask`."""
+        from rules_kb.ask import ask
 
         return ask(self, question, limit=limit, edition=self.check_edition(edition))

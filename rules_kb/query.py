@@ -2,9 +2,8 @@
 
 ``search`` runs a query typed like a search box (all words required, quoted
 phrases, ``titre:…`` style fields of Whoosh's query language except
-wildcards); ``ask`` takes a question in a player's words, keeps its
-significant words and ranks the rules that share the most of them (BM25F
-over title, text and examples).
+wildcards). The helpers here (index, snippets, filters) also serve
+``ask`` (:mod:`rules_kb.ask`).
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from rules_kb.kb import INDEX_DIR, KnowledgeBase
 FIELDS = ("number", "cites", "title", "text", "examples")
 _SNIPPET_FIELDS = ("text", "examples", "title")
 _SNIPPET_CHARS = 320
-_RULE_NUMBER_RE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 
 #: Record kinds in the index, with the French name users see and type
 #: (``--kind``): rules, glossary entries, FAQ cards, FAQ rulings, FAQ
@@ -74,31 +72,6 @@ class SearchResult:
 
     query: str
     hits: tuple[Hit, ...]
-    parsed: str
-
-
-@dataclass(frozen=True, slots=True)
-class RuleAnswer:
-    """A rule proposed for a question: ``why`` says which of its words matched."""
-
-    number: str
-    edition: str
-    score: float
-    title: str
-    why: str
-    snippet: str
-    matches: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """Rules for ``question``, best first; ``terms`` are the words of the question
-    that were searched (stop words and power/toughness left out); ``parsed`` is
-    the Whoosh query that ran."""
-
-    question: str
-    rules: tuple[RuleAnswer, ...]
-    terms: tuple[str, ...]
     parsed: str
 
 
@@ -253,69 +226,3 @@ def search(
                 )
             )
     return SearchResult(query=query, hits=tuple(hits), parsed=str(parsed))
-
-
-def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = None) -> Answer:
-    """Rules that best answer ``question``, ranked.
-
-    The question's significant words (see :func:`rules_kb.analysis.analyze`)
-    are each searched in every field, rule numbers in the number field;
-    power/toughness pairs ("2/2") are left to the checker of a later
-    version, as they match too many unrelated examples. A rule scores by
-    how many and how rare the words it shares are (BM25F), and ``why``
-    names them in the question's order. Raises :class:`QueryError` if the
-    question has no significant word.
-    """
-    from whoosh.query import Or, Term
-
-    from rules_kb.analysis import analyze
-
-    pairs = analyze(question)
-    if not pairs:
-        raise QueryError(
-            "La question ne contient aucun mot significatif. Décrivez la situation, "
-            "par exemple « ma créature 2/2 a pris 2 blessures, elle meurt ? »."
-        )
-    words: dict[str, str] = {}
-    for term, original in pairs:
-        words.setdefault(term, original)
-    subqueries = []
-    used: dict[str, str] = {}
-    for term, original in words.items():
-        if _RULE_NUMBER_RE.fullmatch(term):
-            subqueries.append(Term("number", term))
-        elif "/" not in term:
-            subqueries.extend(Term(field, term) for field in ("title", "text", "examples"))
-        else:
-            continue
-        used[term] = original
-    if not subqueries:
-        raise QueryError(
-            f"La question « {question} » ne contient que des valeurs de force/endurance. Ajoutez des mots : "
-            "« créature 2/2 avec 2 blessures », « joueur à 0 point de vie »…"
-        )
-    parsed = Or(subqueries)
-    ix = _open_index(kb)
-    with ix.searcher() as searcher:
-        results = searcher.search(parsed, limit=limit, filter=_filter(edition, ("rule",)), terms=True)
-        terms = _searched_terms(parsed)
-        answers = []
-        for hit in results:
-            found = {
-                term.decode("utf-8") if isinstance(term, bytes) else str(term)
-                for _field, term in hit.matched_terms()
-            }
-            matched = [original for term, original in used.items() if term in found]
-            snippet, matches = _snippet(hit, terms)
-            answers.append(
-                RuleAnswer(
-                    number=hit["id"],
-                    edition=hit["edition"],
-                    score=round(float(hit.score), 4),
-                    title=hit.get("title", ""),
-                    why="mots de la question trouvés : " + ", ".join(f"« {w} »" for w in matched),
-                    snippet=snippet,
-                    matches=matches,
-                )
-            )
-    return Answer(question=question, rules=tuple(answers), terms=tuple(used.values()), parsed=str(parsed))

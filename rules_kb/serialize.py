@@ -22,7 +22,8 @@ from rules_kb.model import (
     Ruling,
     SourceSpan,
 )
-from rules_kb.query import Answer, Hit, SearchResult
+from rules_kb.ask import Answer
+from rules_kb.query import Hit, SearchResult
 
 
 def source_dict(source: SourceSpan) -> dict[str, Any]:
@@ -297,10 +298,28 @@ def search_dict(result: SearchResult) -> dict[str, Any]:
 
 
 def answer_dict(answer: Answer) -> dict[str, Any]:
-    """``ask``: ``{"question", "terms", "rules": [{"number", "edition", "score", "why", "title", "snippet"}]}``."""
+    """``ask`` (see the README for the shape): the question, what was
+    recognised, the rules with their score parts, the glossary terms, the
+    FAQ rulings, and the checker's ``check --json`` document (or null)."""
+    verification = answer.verification
     return {
         "question": answer.question,
-        "terms": list(answer.terms),
+        "unknown": answer.unknown,
+        "nearest": list(answer.nearest),
+        "concepts": [
+            {
+                "text": concept.text,
+                "kind": concept.target.kind.value,
+                "target": concept.target.name,
+                "start": concept.start,
+                "end": concept.end,
+                "via": concept.via,
+                "corrected": concept.corrected,
+            }
+            for concept in answer.concepts
+        ],
+        "facts": [{"text": fact.text, "meaning": fact.meaning} for fact in answer.facts.read],
+        "corrections": [{"word": c.word, "fixed": c.fixed} for c in answer.corrections],
         "rules": [
             {
                 "number": rule.number,
@@ -309,9 +328,22 @@ def answer_dict(answer: Answer) -> dict[str, Any]:
                 "why": rule.why,
                 "title": rule.title,
                 "snippet": rule.snippet,
+                "parts": dict(rule.parts),
             }
             for rule in answer.rules
         ],
+        "glossary": [entry.term for entry in answer.glossary],
+        "rulings": [ruling_dict(ruling) for ruling in answer.rulings],
+        "checker": check_dict(verification.report) if verification.report is not None else None,
+        "verification": {
+            "outcome": list(verification.outcome),
+            "applied": list(verification.applied),
+            "examined": list(verification.examined),
+            "note": verification.note or None,
+            "scenario": verification.scenario or None,
+        },
+        "terms": list(answer.terms),
+        "query": answer.parsed,
     }
 
 

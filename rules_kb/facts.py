@@ -1,0 +1,407 @@
+"""Facts of a question for the checker: creatures, damage, counters, life, poison, legends.
+
+A player's question often describes a board state: "ma 2/2 a pris 2
+dégâts", "un marqueur +1/+1 et un -1/-1", "il est à 0 pv", "10 marqueurs
+poison", "deux légendes du même nom". :func:`extract_facts` reads these
+patterns (French number words or digits, accents and case ignored) and
+:func:`scenario_toml` writes the scenario the checker runs
+(:mod:`rules_kb.checker.scenario`), the same text ``ask --scenario`` prints
+for the judge to refine and pass to ``check``.
+
+What is read, by pattern:
+
+- ``P/T`` (``2/2``, ``1/1``): a creature, the asking player's unless
+  "sa", "son", "ses", "adverse" or "adversaire" comes just before;
+  "endurance de N" / "force de N" give a creature or its values;
+- ``N blessures|dégâts|dommages`` (also "damage", "dmg"): damage marked on
+  the creature told just before (else just after);
+- ``N marqueurs +X/+Y`` (or a signed P/T right after "marqueur",
+  "counter", or listed after one with "et"): counters; another signed P/T
+  ("prend -2/-2") is an effect until end of turn;
+- ``N points de vie|pv``: the life total of the player told (the asking
+  player unless "il", "elle", "adversaire" comes first);
+- ``N marqueurs poison``: poison counters;
+- "deux légendes" / "même nom" with a legend: two legendary permanents
+  with the same name;
+- a token ("jeton", "token") and, after it, a zone ("cimetière", "main",
+  "bibliothèque", "exil"…): a token in that zone;
+- an aura or equipment and a creature that leaves play ("meurt",
+  "exilée", "sacrifiée"…): the attachment on a creature gone to that zone;
+- "pioche" with an empty library ("bibliothèque vide", "plus de cartes"):
+  a player who drew from an empty library.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+#: French number words players write.
+NUMBER_WORDS = {
+    "zero": 0, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7,
+    "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "vingt": 20,
+}  # fmt: skip
+_NUMBER = r"(-?\d+|" + "|".join(NUMBER_WORDS) + r")"
+
+_PT_RE = re.compile(r"(?<![\d+\-/])(\d+)\s*/\s*(\d+)(?![\d/])")
+_SIGNED_RE = re.compile(r"([+-]\d+)\s*/\s*([+-]\d+)")
+_COUNTER_WORD_RE = re.compile(r"marqueurs?|counters?")
+_DAMAGE_RE = re.compile(_NUMBER + r"\s+(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?)\b")
+_LIFE_RE = re.compile(_NUMBER + r"\s*(?:points?\s+de\s+vie|pv|life)\b")
+_POISON_RE = re.compile(_NUMBER + r"\s+(?:marqueurs?\s+|counters?\s+)?(?:de\s+)?poisons?\b")
+_TOUGHNESS_RE = re.compile(r"endurance\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER)
+_POWER_RE = re.compile(r"force\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER)
+_LEGENDS_RE = re.compile(r"\b(?:deux|2|plusieurs|trois|3)\s+(?:\w+\s+){0,2}legend|meme\s+legende")
+_SAME_NAME_RE = re.compile(r"meme\s+nom")
+_EMPTY_LIBRARY_RE = re.compile(
+    r"(?:biblio\w*|library|deck)\s+(?:est\s+|etait\s+)?vide|plus\s+de\s+cartes?\s+dans\s+(?:sa|ma|la|son|mon)\s+(?:biblio|deck)"
+    r"|empty\s+library"
+)
+_DRAW_RE = re.compile(r"pioch|draw")
+_TOKEN_RE = re.compile(r"\b(?:jetons?|tokens?)\b")
+#: Zones a token can be told to go to, and the scenario's name of each.
+_TOKEN_ZONES = (
+    (re.compile(r"cimetiere|graveyard|\bmeurt\b|\bmort\b|detruit|sacrifi"), "cimetière"),
+    (re.compile(r"\bmain\b|\bhand\b|bounce|renvoy"), "main"),
+    (re.compile(r"biblioth|library|\bdeck\b"), "bibliothèque"),
+    (re.compile(r"exil|retire de la partie|blink"), "retiré de la partie"),
+    (re.compile(r"hors phase|phas"), "hors phase"),
+)
+_ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equipements?|equipee?)\b")
+_LEAVES_RE = re.compile(
+    r"\b(?:meurt|meurent|mort|morte|detruite?|creve|dies?|sacrifiee?|exilee?|exiler|exil|retiree? de la partie"
+    r"|bounce|renvoyee? dans la main|quitte le jeu|va au cimetiere)\b"
+)
+_OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui)\b")
+_THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur)\b|adverse")
+_MINE_RE = re.compile(r"\b(?:ma|mon|mes|je|j)\b")
+
+#: The player names of the scenarios built from questions.
+YOU = "Vous"
+OPPONENT = "Adversaire"
+
+
+def _folded(text: str) -> str:
+    """``text`` lowercased without accents, one character for one, so that
+    positions in it are positions in ``text``."""
+    out = []
+    for char in text:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", char.lower()) if not unicodedata.combining(c))
+        out.append(plain if len(plain) == 1 else char)
+    return "".join(out)
+
+
+def _number(word: str) -> int:
+    return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
+
+
+@dataclass(slots=True)
+class Creature:
+    """A creature told in a question: ``power``/``toughness`` (None when not
+    told), ``damage`` marked, ``counters`` by kind (``"+1/+1"``),
+    ``modifiers`` (signed P/T effects until end of turn), its ``controller``
+    (:data:`YOU` or :data:`OPPONENT`) and ``[start, end)`` where it is told."""
+
+    start: int
+    end: int
+    controller: str
+    power: int | None = None
+    toughness: int | None = None
+    damage: int = 0
+    counters: dict[str, int] = field(default_factory=dict)
+    modifiers: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``"Créature 2/2"`` (the printed values)."""
+        return f"Créature {self.power}/{self.toughness}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact read: the question's ``text`` at ``[start, end)`` and what it
+    means in French (``"créature 2/2"``, ``"2 blessures"``)."""
+
+    text: str
+    start: int
+    end: int
+    meaning: str
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a question says of the board: ``creatures``, the players'
+    ``life`` and ``poison`` (by player name), ``legends`` (two legendary
+    permanents with the same name), ``empty_library`` (the player who drew
+    from an empty library, ``""`` if none) and the ``read`` facts in the
+    question's order."""
+
+    creatures: tuple[Creature, ...] = ()
+    life: tuple[tuple[str, int], ...] = ()
+    poison: tuple[tuple[str, int], ...] = ()
+    legends: bool = False
+    attachment: str = ""
+    """``"aura"`` or ``"équipement"`` when the question tells one attached to
+    a creature that leaves play, ``""`` otherwise."""
+    attachment_zone: str = ""
+    """Where that creature went (a zone of the scenario format)."""
+    token_zone: str = ""
+    """The zone a token is told to go to (``"cimetière"``…), ``""`` if none."""
+    empty_library: str = ""
+    read: tuple[Fact, ...] = ()
+    incomplete: str = ""
+    """Why the board cannot be built although the question tells facts
+    (damage or counters on a creature whose power and toughness are not
+    told), in French; ``""`` otherwise."""
+
+    @property
+    def checkable(self) -> bool:
+        """True when the facts make a state the checker can judge: more than
+        bare creatures (damage, counters, an effect, toughness 0 or less, a
+        life or poison total, legends, an empty library)."""
+        return bool(
+            self.life or self.poison or self.legends or self.empty_library or self.token_zone or self.attachment
+            or any(
+                c.damage or c.counters or c.modifiers or (c.toughness is not None and c.toughness <= 0)
+                for c in self.creatures
+            )
+        )  # fmt: skip
+
+
+def _player_before(folded: str, start: int) -> str:
+    before = folded[max(0, start - 40) : start]
+    clause = re.split(r"[,.;?!]|\bet\b", before)[-1]
+    opponent = list(_OPPONENT_RE.finditer(clause))
+    mine = list(_MINE_RE.finditer(clause))
+    if opponent and (not mine or opponent[-1].start() > mine[-1].start()):
+        return OPPONENT
+    return YOU
+
+
+def _creature_owner(folded: str, start: int) -> str:
+    before = folded[max(0, start - 14) : start]
+    return OPPONENT if _THEIR_RE.search(before) and not re.search(r"\b(?:ma|mon|mes)\b", before) else YOU
+
+
+def _nearest(creatures: list[Creature], position: int) -> Creature | None:
+    before = [c for c in creatures if c.start <= position]
+    if before:
+        return before[-1]
+    after = [c for c in creatures if c.start > position]
+    return after[0] if after else None
+
+
+def extract_facts(question: str) -> Facts:
+    """The facts of ``question`` (see the module docstring); never raises:
+    a question without facts gives an empty :class:`Facts`."""
+    text = _folded(question)
+    read: list[Fact] = []
+    creatures: list[Creature] = []
+    unplaced: list[str] = []
+
+    def note(match: re.Match, meaning: str) -> None:
+        read.append(Fact(question[match.start() : match.end()], match.start(), match.end(), meaning))
+
+    for match in _PT_RE.finditer(text):
+        power, toughness = int(match.group(1)), int(match.group(2))
+        creatures.append(Creature(match.start(), match.end(), _creature_owner(text, match.start()), power, toughness))
+        note(match, f"créature {power}/{toughness}")
+    for pattern, attribute in ((_TOUGHNESS_RE, "toughness"), (_POWER_RE, "power")):
+        for match in pattern.finditer(text):
+            value = _number(match.group(1))
+            creature = _nearest(creatures, match.start())
+            if creature is None:
+                creature = Creature(match.start(), match.end(), _creature_owner(text, match.start()))
+                creatures.append(creature)
+                creatures.sort(key=lambda c: c.start)
+            setattr(creature, attribute, value)
+            note(match, f"{'endurance' if attribute == 'toughness' else 'force'} {value}")
+    for creature in creatures:
+        if creature.toughness is None:
+            creature.toughness = creature.power if creature.power is not None else 1
+        if creature.power is None:
+            creature.power = max(creature.toughness, 0)
+    for match in _DAMAGE_RE.finditer(text):
+        creature = _nearest(creatures, match.start())
+        amount = _number(match.group(1))
+        if creature is not None and amount > 0:
+            creature.damage += amount
+            note(match, f"{amount} blessure{'s' if amount > 1 else ''} sur la {creature.label.lower()}")
+        elif amount > 0:
+            note(match, f"{amount} blessure{'s' if amount > 1 else ''}")
+            unplaced.append(match.group(0))
+    counter_end = -1
+    for match in _SIGNED_RE.finditer(text):
+        kind = f"{int(match.group(1)):+d}/{int(match.group(2)):+d}"
+        before = text[max(0, match.start() - 25) : match.start()]
+        after = text[match.end() : match.end() + 10]
+        joined = counter_end >= 0 and re.fullmatch(r"\s*(?:et|,)\s*(?:(?:un|une|\d+|deux|trois)\s+)?", text[counter_end : match.start()])
+        is_counter = bool(_COUNTER_WORD_RE.search(before) or re.match(r"\s*counters?", after) or joined)
+        creature = _nearest(creatures, match.start())
+        if creature is None:
+            if is_counter:
+                counter_end = match.end()
+                note(match, f"marqueur {kind}")
+                unplaced.append(f"marqueur {kind}")
+            continue
+        if is_counter:
+            count = re.search(_NUMBER + r"\s+(?:marqueurs?\s+)?$", before)
+            amount = _number(count.group(1)) if count else 1
+            creature.counters[kind] = creature.counters.get(kind, 0) + amount
+            counter_end = match.end()
+            note(match, f"{amount} marqueur{'s' if amount > 1 else ''} {kind} sur la {creature.label.lower()}")
+        else:
+            creature.modifiers.append((int(match.group(1)), int(match.group(2))))
+            note(match, f"effet {kind} jusqu'à la fin du tour sur la {creature.label.lower()}")
+    life: dict[str, int] = {}
+    for match in _LIFE_RE.finditer(text):
+        player = _player_before(text, match.start())
+        life[player] = _number(match.group(1))
+        note(match, f"{player} : {life[player]} points de vie")
+    poison: dict[str, int] = {}
+    for match in _POISON_RE.finditer(text):
+        player = _player_before(text, match.start())
+        poison[player] = _number(match.group(1))
+        note(match, f"{player} : {poison[player]} marqueurs poison")
+    legends = False
+    found = _LEGENDS_RE.search(text) or (_SAME_NAME_RE.search(text) if "legend" in text else None)
+    if found:
+        legends = True
+        note(found, "deux permanents légendaires du même nom")
+    token_zone = ""
+    token = _TOKEN_RE.search(text)
+    if token:
+        for pattern, zone in _TOKEN_ZONES:
+            where = pattern.search(text, token.end())
+            if where:
+                token_zone = zone
+                read.append(Fact(question[token.start() : where.end()], token.start(), where.end(), f"un jeton va : {zone}"))
+                break
+    attachment, attachment_zone = "", ""
+    attached = _ATTACHMENT_RE.search(text)
+    leaves = _LEAVES_RE.search(text)
+    if attached and leaves and not token_zone:
+        attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
+        attachment_zone = next(
+            (zone for pattern, zone in _TOKEN_ZONES if pattern.search(leaves.group(0))), "cimetière"
+        )
+        start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
+        read.append(Fact(question[start:end], start, end, f"{attachment} attaché à une créature qui quitte le jeu ({attachment_zone})"))
+    empty = ""
+    library = _EMPTY_LIBRARY_RE.search(text)
+    if library and _DRAW_RE.search(text):
+        empty = _player_before(text, library.start())
+        note(library, f"{empty} : a dû piocher dans une bibliothèque vide")
+    return Facts(
+        creatures=tuple(creatures),
+        life=tuple(life.items()),
+        poison=tuple(poison.items()),
+        legends=legends,
+        attachment=attachment,
+        attachment_zone=attachment_zone,
+        token_zone=token_zone,
+        empty_library=empty,
+        read=tuple(sorted(read, key=lambda fact: fact.start)),
+        incomplete=(
+            f"la force et l'endurance de la créature ne sont pas dites ({', '.join(unplaced)}) : "
+            "écrivez-les comme « ma 2/2 … » pour que le vérificateur juge la situation"
+            if unplaced else ""
+        ),
+    )
+
+
+def _toml(value) -> str:
+    """A TOML value: strings as JSON-escaped basic strings, lists, integers."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml(key)} = {_toml(item)}" for key, item in value.items()) + " }"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def scenario_toml(facts: Facts, question: str, edition: str) -> str:
+    """The scenario TOML of ``facts``, for the checker's ``edition``: two
+    players (:data:`YOU` and :data:`OPPONENT`), one permanent per creature
+    (``creature-1``…, timestamps in the question's order), its effects,
+    for legends two legendary creatures named "Légende", and a token 1/1
+    in the zone told. The question is repeated in a comment; the text is what ``ask
+    --scenario`` prints."""
+    lines = [
+        "# Scénario construit par « rules-kb ask » à partir de la question :",
+        *(f"# {line}" for line in question.strip().splitlines() or [""]),
+        "# Vérifiez-le et complétez-le, puis : rules-kb check scenario.toml",
+        "",
+        f"title = {_toml(question.strip().splitlines()[0] if question.strip() else 'Question')}",
+        f"edition = {_toml(edition)}",
+    ]
+    life, poison = dict(facts.life), dict(facts.poison)
+    for name in (YOU, OPPONENT):
+        lines += ["", "[[player]]", f"name = {_toml(name)}"]
+        if name in life:
+            lines.append(f"life = {life[name]}")
+        if name in poison:
+            lines.append(f"poison = {poison[name]}")
+        if facts.empty_library == name:
+            lines.append("drew_from_empty_library = true")
+    timestamp = 0
+    effects = []
+    for number, creature in enumerate(facts.creatures, start=1):
+        timestamp += 1
+        ident = f"creature-{number}"
+        lines += [
+            "", "[[permanent]]", f"id = {_toml(ident)}", f"name = {_toml(creature.label)}",
+            f"controller = {_toml(creature.controller)}", 'card_types = ["créature"]',
+            f"power = {creature.power}", f"toughness = {creature.toughness}",
+        ]  # fmt: skip
+        if creature.damage:
+            lines.append(f"damage = {creature.damage}")
+        if creature.counters:
+            lines.append(f"counters = {_toml(creature.counters)}")
+        lines.append(f"timestamp = {timestamp}")
+        effects += [(ident, creature.label, modifier) for modifier in creature.modifiers]
+    if facts.legends:
+        for rank in (1, 2):
+            timestamp += 1
+            lines += [
+                "", "[[permanent]]", f'id = "legende-{rank}"', 'name = "Légende"', f"controller = {_toml(YOU)}",
+                'card_types = ["créature"]', 'supertypes = ["légendaire"]', "power = 2", "toughness = 2",
+                f"timestamp = {timestamp}",
+            ]  # fmt: skip
+    if facts.token_zone:
+        timestamp += 1
+        lines += [
+            "", "[[permanent]]", 'id = "jeton"', 'name = "Jeton"', f"controller = {_toml(YOU)}",
+            'card_types = ["créature"]', "power = 1", "toughness = 1", "token = true",
+            f"zone = {_toml(facts.token_zone)}", f"timestamp = {timestamp}",
+        ]  # fmt: skip
+    if facts.attachment:
+        timestamp += 1
+        lines += [
+            "", "[[permanent]]", 'id = "creature-partie"', 'name = "Créature"', f"controller = {_toml(YOU)}",
+            'card_types = ["créature"]', "power = 2", "toughness = 2", f"zone = {_toml(facts.attachment_zone)}",
+            f"timestamp = {timestamp}",
+        ]  # fmt: skip
+        timestamp += 1
+        if facts.attachment == "aura":
+            kind = ['card_types = ["enchantement"]', 'subtypes = ["aura"]', 'enchant = ["créature"]']
+        else:
+            kind = ['card_types = ["artefact"]', 'subtypes = ["équipement"]']
+        lines += [
+            "", "[[permanent]]", f'id = "{"aura" if facts.attachment == "aura" else "equipement"}"',
+            f"name = {_toml(facts.attachment.capitalize())}", f"controller = {_toml(YOU)}", *kind,
+            'attached_to = "creature-partie"', f"timestamp = {timestamp}",
+        ]  # fmt: skip
+    for rank, (ident, label, (power, toughness)) in enumerate(effects, start=1):
+        timestamp += 1
+        lines += [
+            "", "[[effect]]", f'id = "effet-{rank}"',
+            f"text = {_toml(f'{label} gagne {power:+d}/{toughness:+d} jusqu à la fin du tour.'.replace(' jusqu à', ' jusqu’à'))}",
+            f"timestamp = {timestamp}", f"affects = [{_toml(ident)}]", f"modify_power_toughness = [{power}, {toughness}]",
+        ]  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,77 @@
+"""The players' lexicon: the words players use, mapped to the words of the documents.
+
+The lexicon is data, ``rules_kb/data/lexicon.tsv``: one entry a line, three
+columns separated by a tab — the form a player writes (``trample``,
+``dégâts``, ``ETB``), the target in the documents' words (a glossary
+headword or form, a rule title, a FAQ card name or an expression of the
+texts: ``Piétinement``, ``Blessures``, ``Arriver en jeu``) and the source
+of the equivalence (the English name of a keyword and its rule, or
+"mot de joueur"). Lines starting with ``#`` and blank lines are ignored.
+A form may have several targets (one line each).
+
+>>> entries = load_lexicon()
+>>> next(e for e in entries if e.form == "trample").target
+'Piétinement'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+from rules_kb.errors import RulesKbError
+
+#: The bundled lexicon, in the package's data folder.
+LEXICON_FILE = "lexicon.tsv"
+
+
+@dataclass(frozen=True, slots=True)
+class LexiconEntry:
+    """One line of the lexicon: ``form`` as a player writes it, ``target`` in
+    the documents' words, ``source`` of the equivalence, ``line`` (from 1)."""
+
+    form: str
+    target: str
+    source: str
+    line: int
+
+
+class LexiconError(RulesKbError):
+    """A lexicon line is malformed; ``path`` and ``line`` say where."""
+
+    def __init__(self, message: str, path: str, line: int) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(f"Lexique « {path} », ligne {line} : {message}")
+
+
+def parse_lexicon(text: str, path: str = LEXICON_FILE) -> tuple[LexiconEntry, ...]:
+    """The entries of a lexicon text (format in the module docstring), in file order.
+
+    Raises :class:`LexiconError` for a line without exactly three non-empty
+    tab-separated columns.
+    """
+    entries = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        columns = [column.strip() for column in raw.split("\t")]
+        if len(columns) != 3 or not all(columns):
+            raise LexiconError(
+                f"trois colonnes non vides séparées par une tabulation attendues (forme, cible, source), lu : {raw!r}",
+                path,
+                number,
+            )
+        entries.append(LexiconEntry(columns[0], columns[1], columns[2], number))
+    return tuple(entries)
+
+
+def lexicon_text() -> str:
+    """The text of the bundled lexicon."""
+    return (resources.files("rules_kb") / "data" / LEXICON_FILE).read_text(encoding="utf-8")
+
+
+def load_lexicon() -> tuple[LexiconEntry, ...]:
+    """The bundled lexicon's entries; raises :class:`LexiconError` if it is damaged."""
+    return parse_lexicon(lexicon_text())
