@@ -166,21 +166,47 @@ def define(
 def ask(
     question: Annotated[
         str,
-        typer.Argument(metavar="QUESTION", help="La situation, en mots de joueur : « ma 2/2 a pris 2 blessures, elle meurt ? »."),
+        typer.Argument(metavar="QUESTION", help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? »."),
     ],
     limit: _limit_option("règles") = 5,
     edition: EditionOption = None,
+    explain: Annotated[
+        bool,
+        typer.Option("--explain", help="Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores."),
+    ] = False,
+    scenario: Annotated[
+        bool,
+        typer.Option(
+            "--scenario",
+            help="Affiche seulement le scénario TOML construit d'après la question, à compléter puis passer à « check ».",
+        ),
+    ] = False,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
 ) -> None:
-    """Propose les règles qui s'appliquent à une situation décrite en français."""
-    _respond(
-        corpus,
-        as_json,
-        lambda kb: kb.ask(question, limit=limit, edition=edition),
-        serialize.answer_dict,
-        lambda answer, kb: render.answer(answer),
-    )
+    """Les règles qui s'appliquent à une situation décrite en mots de joueur, avec le glossaire, la FAQ et la vérification."""
+    from rules_kb.errors import QueryError
+
+    def compute(kb):
+        answer = kb.ask(question, limit=limit, edition=edition)
+        if scenario and not as_json and not answer.verification.scenario:
+            reason = answer.verification.note or (
+                "aucune situation de jeu que le vérificateur sait juger (créatures avec force/endurance et "
+                "blessures ou marqueurs, points de vie, marqueurs poison, légendes, jetons, auras)"
+            )
+            raise QueryError(
+                f"Pas de scénario pour cette question : {reason[0].lower() + reason[1:]}. Décrivez l'état du jeu, "
+                "par exemple « ma 2/2 a 2 blessures », ou partez d'un exemple : rules-kb check --example."
+            )
+        return answer
+
+    def show(answer, kb):
+        if scenario:
+            render.scenario_text(answer.verification.scenario)
+        else:
+            render.answer(answer, explain)
+
+    _respond(corpus, as_json, compute, serialize.answer_dict, show)
 
 
 @app.command()

@@ -308,17 +308,105 @@ def _entry(entry, indent: int = 0) -> None:
         console.print(Padding(Text.assemble(("Exemple : ", "italic magenta"), (example, "italic")), (0, 0, 0, indent + 2)))
 
 
-def answer(result) -> None:
-    """``ask``: the rules proposed for the question, each with why."""
+def _section(title: str) -> None:
+    console.print(Text("\n" + title, style="bold underline"))
+
+
+def _concept_line(concept) -> Text:
+    line = Text("  « ")
+    line.append(concept.text, style="bold")
+    line.append(" » → ")
+    line.append(concept.target.name, style=_NUMBER_STYLE if concept.target.kind.value == "number" else "bold")
+    line.append(f"  ({concept.target.kind.label})", style="dim")
+    return line
+
+
+def answer(result, explain: bool = False) -> None:
+    """``ask``: concepts recognised, rules with why, glossary, FAQ rulings, checker."""
+    from rules_kb.ask import PARTS
+    from rules_kb.links import first_sentence
+
     console.print(Text.assemble(("Question : ", "bold"), result.question))
-    console.print(Text("Mots retenus : " + ", ".join(result.terms), style="dim"))
-    if not result.rules:
-        console.print("Aucune règle trouvée. Reformulez avec les mots des règles (blessures, endurance, cimetière…).")
+    if result.unknown:
+        console.print(
+            "\nJe ne sais pas répondre : aucun terme des règles, du glossaire ou de la FAQ n'est reconnu "
+            "dans la question, et elle ne décrit aucune situation de jeu."
+        )
+        if result.nearest:
+            console.print("Termes les plus proches : " + ", ".join(f"« {term} »" for term in result.nearest) + ".")
+        console.print(
+            Text("Reformulez avec les mots du jeu (blessures, endurance, pile, piétinement…) "
+                 "ou cherchez un terme : rules-kb define TERME.", style="dim")
+        )  # fmt: skip
         return
-    console.print(Text("\nRègles applicables :", style="bold"))
+    _section("Concepts reconnus")
+    shown = set()
+    for concept in result.concepts:
+        key = (concept.text, concept.target.name)
+        if key in shown:
+            continue
+        shown.add(key)
+        console.print(_concept_line(concept))
+        if explain and concept.via:
+            console.print(Text(f"      {concept.via}", style="dim"))
+    for fact in result.facts.read:
+        console.print(Text.assemble("  « ", (fact.text, "bold"), " » → ", fact.meaning, ("  (fait de jeu)", "dim")))
+    if result.corrections:
+        console.print(
+            Text("  Fautes de frappe corrigées : " + ", ".join(f"{c.word} → {c.fixed}" for c in result.corrections), style="dim")
+        )
+    if not result.concepts and not result.facts.read:
+        console.print("  (aucun)")
+    if explain:
+        _section("Requête lancée sur l'index")
+        console.print(Text(result.parsed or "(aucune)", style="dim"))
+    _section("Règles applicables")
+    if not result.rules:
+        console.print("Aucune règle trouvée pour cette édition.")
     for rank, rule in enumerate(result.rules, start=1):
-        _ranked(rank, rule.number, rule.title, f"score {rule.score:.2f}", rule)
-        console.print(Padding(Text("Pourquoi : " + rule.why, style="dim"), (0, 0, 0, 3)))
+        header = Text(f"{rank}. ")
+        header.append(rule.number, style=_NUMBER_STYLE)
+        header.append(f" ({rule.edition})", style="dim")
+        header.append(" " + (rule.title or first_sentence(rule.snippet, 90)), style="bold" if rule.title else "")
+        console.print(header)
+        if rule.title and rule.snippet.strip() != rule.title.strip():
+            console.print(Padding(_highlighted(rule.snippet, rule.matches), (0, 0, 0, 3)))
+        console.print(Padding(Text("Pourquoi : " + (rule.why or "mots de la question"), style="dim"), (0, 0, 0, 3)))
+        if explain:
+            parts = ", ".join(f"{PARTS[name]} {value:.2f}" for name, value in rule.parts.items() if value)
+            console.print(Padding(Text(f"Score {rule.score:.2f} = {parts}", style="dim"), (0, 0, 0, 3)))
+    if result.glossary:
+        _section("Glossaire")
+        for entry in result.glossary:
+            console.print(Text.assemble("  ", (entry.term, "bold"), " — ", first_sentence(entry.text, 160)))
+    if result.rulings:
+        _section("Décisions FAQ")
+        for ruling in result.rulings:
+            about = ruling.card or ruling.section
+            console.print(Text.assemble("  • ", (about, "bold"), " : ", ruling.text))
+    verification = result.verification
+    if verification.outcome or verification.note:
+        _section("Vérification")
+        if verification.report is not None:
+            console.print(Text(f"Édition suivie : {verification.report.edition.id}", style="dim"))
+        if verification.report is not None and not verification.applied:
+            console.print("  Aucun effet basé sur un état ne s'applique.")
+        for sentence in verification.outcome:
+            console.print(f"  {sentence}")
+        if verification.note:
+            console.print(Text(f"  {verification.note}", style="yellow"))
+        if verification.scenario:
+            console.print(
+                Text("  Le scénario construit : rules-kb ask \"…\" --scenario > situation.toml, "
+                     "puis rules-kb check situation.toml", style="dim")
+            )  # fmt: skip
+
+
+def scenario_text(text: str) -> None:
+    """``ask --scenario``: the TOML, as is (to redirect into a file)."""
+    import sys
+
+    sys.stdout.write(text)
 
 
 def index_summary(data: dict) -> None:

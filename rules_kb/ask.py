@@ -13,11 +13,14 @@ One function, :func:`ask`, in five steps:
    "piétinement").
 3. **Concepts.** Each concept scores the rules it names through the graph:
    the rule titled so and the rules its glossary entry cites (1), their
-   subrules (:data:`SUBRULE_SHARE`), the rules using the term (a little),
+   subrules (:data:`SUBRULE_SHARE`, more for those whose words the
+   definition repeats; as much as the cited rule for the one it
+   paraphrases, :data:`PARAPHRASE_MIN`), the rules using the term (a little),
    a card's keyword rules; scaled by how specific the concept is (rare
    words weigh more, :func:`_specificity`).
 4. **Graph expansion.** The best rules pass a share of their score to the
-   rules they cite (:data:`CITED_SHARE`). A heading loses
+   rules they cite (:data:`CITED_SHARE`; the best citing rule counts, and
+   not a sibling citing its siblings). A heading loses
    :data:`HEADING_PENALTY` of its score when one of its subrules is itself
    found by the words of the question: the specific rule comes first.
 5. **Check.** When the facts make a board the checker can judge, the
@@ -41,14 +44,22 @@ from rules_kb.model import GlossaryEntry, Rule, Ruling
 
 #: Weight of the documents' words searched for a concept named otherwise.
 EXPANSION_BOOST = 0.5
+#: Weight of a word found in a rule's examples rather than its text (on top of the index's field boost):
+#: an example tells a case, the text the rule.
+EXAMPLES_BOOST = 0.25
 #: Share of a concept's weight its rule's subrules get.
 SUBRULE_SHARE = 0.8
 #: Share of a subrule's weight that depends on how close it is to the glossary definition citing its rule.
 PARAPHRASE_SHARE = 0.5
+#: A subrule whose words a glossary definition repeats this closely (cosine) or more,
+#: and more than any other, is the rule the term stands for: it weighs as the cited rule.
+PARAPHRASE_MIN = 0.75
+#: Weight of that subrule against the cited rule's.
+PARAPHRASE_WEIGHT = 1.25
 #: Weight of a rule that only uses a concept's glossary term, before dividing by the term's users.
 USER_WEIGHT = 0.3
 #: Share of a rule's score passed to each rule it cites (at most :data:`CITED_CAP`).
-CITED_SHARE = 0.25
+CITED_SHARE = 0.4
 CITED_CAP = 0.5
 #: A heading keeps this share of its score when one of its subrules matches the question's words.
 HEADING_PENALTY = 0.7
@@ -60,14 +71,14 @@ CHECKER_EXAMINED = 6.0
 #: Weight of the words' part (BM25F, the best rule for the words scores this).
 TEXT_WEIGHT = 1.0
 #: Weight of the concepts' part against the words' part (the best rule for the words scores 1).
-CONCEPT_WEIGHT = 0.7
+CONCEPT_WEIGHT = 1.0
 #: Scoring of the typed rule numbers.
 NUMBER_WEIGHT = 3.0
 
 #: Words of the way players ask, not of the situation: never searched.
 QUESTION_WORDS = frozenset(
     """veut veux dire quoi comment pourquoi marche marcher fonctionne fonctionner passe passer peux dois faut
-    sais savoir question exemple vrai genre truc trucs ok svp merci bon ben bah hein est-ce""".split()
+    sais savoir question exemple vrai genre truc trucs ok svp merci bon ben bah hein est-ce pris""".split()
 )
 #: Weight of the share of the question's words a rule holds.
 COVERAGE_WEIGHT = 0.3
@@ -214,9 +225,13 @@ def _concept_weights(kb, target: Target) -> dict[str, tuple[float, str]]:
             weights[node] = (weight, how)
         if subrules:
             subs = _descendants(kb, rule)
-            closeness = _closeness(definition, subs)
-            for sub, close in zip(subs, closeness):
-                share = SUBRULE_SHARE * (1 - PARAPHRASE_SHARE + PARAPHRASE_SHARE * close)
+            cosines = _closeness(definition, subs)
+            best = max(cosines, default=0.0) or 1.0
+            for sub, cosine in zip(subs, cosines):
+                if definition and cosine == best and cosine >= PARAPHRASE_MIN:
+                    put(sub, weight * PARAPHRASE_WEIGHT, f"{how} : le glossaire reprend ses mots", subrules=False)
+                    continue
+                share = SUBRULE_SHARE * (1 - PARAPHRASE_SHARE + PARAPHRASE_SHARE * cosine / best)
                 put(sub, weight * share, f"{how} (sous-règle de {rule.number})", subrules=False)
 
     for node in target.nodes:
@@ -240,9 +255,8 @@ def _concept_weights(kb, target: Target) -> dict[str, tuple[float, str]]:
 
 
 def _closeness(definition: str, rules: list[Rule]) -> list[float]:
-    """How close each rule's text is to a glossary ``definition``, in [0, 1]
-    (cosine of their word stems, divided by the best): the subrule a
-    definition paraphrases ranks first. All 1.0 without a definition."""
+    """How close each rule's text is to a glossary ``definition``, in [0, 1]:
+    the cosine of their word stems. All 1.0 without a definition."""
     if not definition or not rules:
         return [1.0] * len(rules)
     from collections import Counter
@@ -259,8 +273,7 @@ def _closeness(definition: str, rules: list[Rule]) -> list[float]:
         have = vector(rule.text)
         dot = sum(count * have[term] for term, count in wanted.items())
         values.append(dot / (norm * (math.sqrt(sum(v * v for v in have.values())) or 1.0)))
-    best = max(values) or 1.0
-    return [value / best for value in values]
+    return values
 
 
 def _concept_stems(target_name: str) -> list[str]:
@@ -415,8 +428,8 @@ def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> Answer
         concepts.sort(key=lambda concept: concept.start)
         facts = extract_facts(question)
         pairs = analyze(question)
-        if not concepts and not facts.read:
-            if not pairs:
+        if not concepts and not facts.checkable:
+            if not pairs and not facts.read:
                 raise QueryError(
                     "La question ne contient aucun mot significatif. Décrivez la situation, "
                     "par exemple « ma créature 2/2 a pris 2 blessures, elle meurt ? »."
@@ -433,7 +446,8 @@ def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> Answer
             if any(char.isdigit() for char in term) or fold(original) in QUESTION_WORDS:
                 continue
             words.setdefault(fixed.get(fold(original), term), original)
-        subqueries = [Term(f, term) for term in words for f in ("title", "text", "examples")]
+        fields = {"title": 1.0, "text": 1.0, "examples": EXAMPLES_BOOST}
+        subqueries = [Term(f, term, boost=boost) for term in words for f, boost in fields.items()]
         expansion: list[str] = []
         for concept in concepts:
             if concept.target.kind in (ConceptKind.CARD, ConceptKind.NUMBER):
@@ -441,7 +455,9 @@ def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> Answer
             for stem in _concept_stems(concept.target.name):
                 if stem not in words and stem not in expansion:
                     expansion.append(stem)
-        subqueries += [Term(f, stem, boost=EXPANSION_BOOST) for stem in expansion for f in ("title", "text", "examples")]
+        subqueries += [
+            Term(f, stem, boost=EXPANSION_BOOST * boost) for stem in expansion for f, boost in fields.items()
+        ]
         candidates = _Candidates()
         hits: dict[str, object] = {}
         parsed = Or(subqueries) if subqueries else None
@@ -487,13 +503,20 @@ def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> Answer
 
         # 4. graph expansion, then specific subrules before their headings
         ranked = sorted(candidates.parts, key=candidates.score, reverse=True)[:EXPANDED]
+        passed: dict[str, tuple[float, str]] = {}
         for node in ranked:
             share = min(CITED_CAP, CITED_SHARE * candidates.score(node))
+            source = kb.record(node)
             for edge in kb.graph.outgoing(node, Relation.CITES):
-                if node_kind(edge.target) == "rule" and edge.target != node:
-                    if edition and edge.target.split(":")[1] != edition:
-                        continue
-                    candidates.add(edge.target, "graph", share, f"citée par {node.rsplit(':', 1)[1]}")
+                target = kb.record(edge.target) if node_kind(edge.target) == "rule" else None
+                if target is None or edge.target == node or (edition and target.edition != edition):
+                    continue
+                if source is not None and target.parent and target.parent == source.parent:
+                    continue  # a sibling cited from within its own rule is already in the running
+                if share > passed.get(edge.target, (0.0, ""))[0]:
+                    passed[edge.target] = (share, f"citée par {source.number if source else node}")
+        for node, (share, reason) in passed.items():
+            candidates.add(node, "graph", share, reason)
         for node in list(candidates.parts):
             rule = kb.record(node)
             if rule is None or not rule.children:
@@ -611,9 +634,9 @@ RULINGS_LIMIT = 5
 
 def _rulings(kb, searcher, parsed, concepts, answers, edition) -> tuple[Ruling, ...]:
     """FAQ rulings on the question: those of the cards it names, of the FAQ
-    sections quoting the answer's rules, citing those rules, or of the
-    cards having their keyword; ranked by that link, then by how well their
-    text matches the question."""
+    sections quoting the answer's first rules (or their parent), citing
+    those rules, or of the cards having their keyword; ranked by that link,
+    then by how well their text matches the question."""
     from rules_kb.graph import Relation, node_id, node_kind, ruling_nodes
 
     weights: dict[str, float] = {}
@@ -630,7 +653,10 @@ def _rulings(kb, searcher, parsed, concepts, answers, edition) -> tuple[Ruling, 
     for rank, answer in enumerate(answers[:3]):
         node = node_id("rule", answer.edition, answer.number)
         factor = 1.0 - rank * 0.2
-        for edge in kb.graph.incoming(node):
+        rule = kb.record(node)
+        parent = node_id("rule", answer.edition, rule.parent) if rule is not None and rule.parent else ""
+        edges = [*kb.graph.incoming(node), *(kb.graph.incoming(parent, Relation.QUOTES, Relation.KEYWORD) if parent else [])]
+        for edge in edges:
             source = edge.source
             if edge.relation is Relation.QUOTES:
                 for ruling in kb.graph.outgoing(source, Relation.HAS_RULING):

@@ -111,6 +111,7 @@ def test_ask_text_and_json(run_cli):
     assert data["question"] == "un joueur a 10 marqueurs poison"
     assert data["rules"][0]["number"] in {"420.5h", "102.8"}
     assert {"number", "edition", "score", "why"} <= set(data["rules"][0])
+    assert {"question", "concepts", "rules", "glossary", "rulings", "checker"} <= set(data)
 
 
 def test_corpus_list(run_cli):

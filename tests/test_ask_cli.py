@@ -1,0 +1,68 @@
+"""``rules-kb ask`` on the command line: sections, options, JSON, errors."""
+
+from rules_kb.checker.scenario import parse_scenario
+
+
+def test_sections_of_an_answer(run_cli):
+    result = run_cli("ask", "ma 2/2 a pris 2 dégâts elle meurt ?")
+    assert result.exit_code == 0
+    out = result.stdout
+    for section in ("Concepts reconnus", "Règles applicables", "Glossaire", "Vérification"):
+        assert section in out
+    assert out.index("420.5c") < out.index("420.5b")
+    assert "« dégâts » → Blessures" in out and "détruit" in out
+
+
+def test_faq_rulings_section(run_cli):
+    out = run_cli("ask", "je peux répondre à un sort avec flash ?").stdout
+    assert "Décisions FAQ" in out and "Nouvelle capacité mot-clé : Flash" in out
+
+
+def test_explain_shows_how_it_was_found(run_cli):
+    out = run_cli("ask", "il a trample", "--explain").stdout
+    assert "Requête lancée sur l'index" in out and "title:" in out
+    assert "lexique, ligne" in out and "Score" in out
+
+
+def test_scenario_option_prints_toml_that_check_reads(run_cli, tmp_path):
+    result = run_cli("ask", "ma 2/2 a pris 2 dégâts", "--scenario")
+    assert result.exit_code == 0
+    parse_scenario(result.stdout, "situation.toml")
+    path = tmp_path / "situation.toml"
+    path.write_text(result.stdout, encoding="utf-8")
+    checked = run_cli("check", str(path), "--json").json()
+    assert checked["rounds"][0]["events"][0]["rule"] == "420.5c"
+
+
+def test_scenario_option_without_a_board_is_a_french_error(run_cli):
+    result = run_cli("ask", "il a trample", "--scenario")
+    assert result.exit_code == 1
+    assert "Pas de scénario pour cette question" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_json_shape(run_cli):
+    data = run_cli("ask", "ma 2/2 a pris 2 dégâts elle meurt ?", "--json", "--limit", "3").json()
+    assert set(data) >= {"question", "concepts", "rules", "glossary", "rulings", "checker", "verification"}
+    assert len(data["rules"]) == 3
+    assert {"text", "kind", "target"} <= set(data["concepts"][0])
+    assert {"number", "edition", "score", "why", "parts"} <= set(data["rules"][0])
+    assert data["checker"]["rounds"][0]["events"][0]["rule"] == "420.5c"
+    assert data["verification"]["applied"] == ["420.5c"] and data["verification"]["scenario"].startswith("#")
+    assert "Blessures" in data["glossary"]
+    plain = run_cli("ask", "il a trample", "--json").json()
+    assert plain["checker"] is None and plain["unknown"] is False
+
+
+def test_unknown_question_says_so(run_cli):
+    result = run_cli("ask", "blabla truc machin")
+    assert result.exit_code == 0
+    assert "Je ne sais pas répondre" in result.stdout and "Termes les plus proches" in result.stdout
+    data = run_cli("ask", "blabla truc machin", "--json").json()
+    assert data["unknown"] is True and data["rules"] == [] and data["nearest"]
+
+
+def test_unknown_edition_is_a_french_error(run_cli):
+    result = run_cli("ask", "trample", "--edition", "1999")
+    assert result.exit_code == 1
+    assert "1999" in result.stderr and "Traceback" not in result.stderr
