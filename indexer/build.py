@@ -2,8 +2,9 @@
 
 The cache of one corpus is a folder ``<cache>/<fingerprint>/`` holding
 ``records.pickle`` (the parsed :class:`rules_kb.model.Corpus`),
-``graph.pickle`` (its :class:`rules_kb.graph.Graph`) and ``index/`` (the
-Whoosh index). It is built in a temporary folder and moved
+``graph.pickle`` (its :class:`rules_kb.graph.Graph`), ``concepts.pickle``
+(the :class:`rules_kb.concepts.ConceptTable` that ``ask`` reads questions
+with) and ``index/`` (the Whoosh index). It is built in a temporary folder and moved
 into place at the end, so a cache folder is always complete.
 """
 
@@ -24,7 +25,7 @@ from indexer.rules_pages import parse_rule_pages
 from rules_kb.corpus import read_document
 from rules_kb.errors import IndexBuildError, describe_os_error
 from rules_kb.graph import build_graph
-from rules_kb.kb import GRAPH_FILE, INDEX_DIR, RECORDS_FILE
+from rules_kb.kb import CONCEPTS_FILE, GRAPH_FILE, INDEX_DIR, RECORDS_FILE
 from rules_kb.model import (
     Card,
     CourseSection,
@@ -269,6 +270,14 @@ def build_cache(
             pickle.dump(graph, handle, protocol=pickle.HIGHEST_PROTOCOL)
         with open(staging / RECORDS_FILE, "wb") as handle:
             pickle.dump(corpus, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        progress("Table des concepts (glossaire, titres, cartes, lexique)", 0, 1)
+        from rules_kb.concepts import build_table
+        from rules_kb.kb import KnowledgeBase
+
+        kb = KnowledgeBase(corpus, staging)
+        kb._graph = graph
+        with open(staging / CONCEPTS_FILE, "wb") as handle:
+            pickle.dump(build_table(kb), handle, protocol=pickle.HIGHEST_PROTOCOL)
         if target.exists() and replace:
             old = target.with_name(f".old-{target.name}-{staging.name}")
             target.rename(old)

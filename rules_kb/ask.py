@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from rules_kb.concepts import RULE_NUMBER_RE, Concept, ConceptKind, Correction, Target
+from rules_kb.concepts import RULE_NUMBER_RE, Concept, ConceptKind, Correction, Target, descendants
 from rules_kb.errors import QueryError
 from rules_kb.facts import Facts, extract_facts, scenario_toml
 from rules_kb.model import GlossaryEntry, Rule, Ruling
@@ -63,6 +63,8 @@ CITED_SHARE = 0.4
 CITED_CAP = 0.5
 #: A heading keeps this share of its score when one of its subrules matches the question's words.
 HEADING_PENALTY = 0.7
+#: How many rules the words' search returns.
+SEARCHED = 50
 #: How many of the best rules pass score to the rules they cite.
 EXPANDED = 8
 #: Score of the rules the checker applied (first), and of those it examined without effect.
@@ -179,22 +181,6 @@ class _Candidates:
         return sum(self.parts.get(node, {}).values())
 
 
-def _descendants(kb, rule: Rule, depth: int = 2) -> list[Rule]:
-    """The subrules of ``rule`` down to ``depth`` levels; none for a chapter
-    (a glossary entry citing a whole chapter names no rule of it)."""
-    from rules_kb.numbers import Level
-
-    if depth <= 0 or rule.level is Level.CHAPTER:
-        return []
-    found = []
-    for child in rule.children:
-        sub = kb.rule(child, rule.edition)
-        if sub is not None:
-            found.append(sub)
-            found.extend(_descendants(kb, sub, depth - 1))
-    return found
-
-
 def _specificity(reader, table_stems: list[str], total: int) -> float:
     """How specific a concept is, in [0.3, 1]: ``log(N / df) / log(N / 3)``
     for its rarest word in the index (``df`` documents of ``N`` hold it);
@@ -217,18 +203,18 @@ def _concept_weights(kb, target: Target) -> dict[str, tuple[float, str]]:
 
     weights: dict[str, tuple[float, str]] = {}
 
-    def put(rule: Rule | None, weight: float, how: str, subrules: bool = True, definition: str = "") -> None:
+    def put(rule: Rule | None, weight: float, how: str, subrules: bool = True, closeness: dict | None = None) -> None:
         if rule is None:
             return
         node = rule_node(rule)
         if weight > weights.get(node, (0.0, ""))[0]:
             weights[node] = (weight, how)
         if subrules:
-            subs = _descendants(kb, rule)
-            cosines = _closeness(definition, subs)
+            subs = descendants(kb, rule)
+            cosines = [closeness.get(rule_node(sub), 1.0) for sub in subs] if closeness else [1.0] * len(subs)
             best = max(cosines, default=0.0) or 1.0
             for sub, cosine in zip(subs, cosines):
-                if definition and cosine == best and cosine >= PARAPHRASE_MIN:
+                if closeness and cosine == best and cosine >= PARAPHRASE_MIN:
                     put(sub, weight * PARAPHRASE_WEIGHT, f"{how} : le glossaire reprend ses mots", subrules=False)
                     continue
                 share = SUBRULE_SHARE * (1 - PARAPHRASE_SHARE + PARAPHRASE_SHARE * cosine / best)
@@ -243,7 +229,8 @@ def _concept_weights(kb, target: Target) -> dict[str, tuple[float, str]]:
             if entry is None:
                 continue
             for number in entry.cites:
-                put(kb.rule(number, entry.edition), 1.0, f"citée par le glossaire « {entry.term} »", definition=entry.text)
+                put(kb.rule(number, entry.edition), 1.0, f"citée par le glossaire « {entry.term} »",
+                    closeness=kb.concepts.closeness.get(node, {}))  # fmt: skip
             users = kb.graph.incoming(node, Relation.USES_TERM)
             share = USER_WEIGHT * min(1.0, 8 / max(1, len(users)))
             for edge in users:
@@ -252,28 +239,6 @@ def _concept_weights(kb, target: Target) -> dict[str, tuple[float, str]]:
             for edge in kb.graph.outgoing(node, Relation.KEYWORD):
                 put(kb.record(edge.target), 0.6, f"mot-clé de la carte « {target.name} »")
     return weights
-
-
-def _closeness(definition: str, rules: list[Rule]) -> list[float]:
-    """How close each rule's text is to a glossary ``definition``, in [0, 1]:
-    the cosine of their word stems. All 1.0 without a definition."""
-    if not definition or not rules:
-        return [1.0] * len(rules)
-    from collections import Counter
-
-    from rules_kb.analysis import analyze
-
-    def vector(text: str) -> Counter:
-        return Counter(term for term, _ in analyze(text) if not any(char.isdigit() for char in term))
-
-    wanted = vector(definition)
-    norm = math.sqrt(sum(v * v for v in wanted.values())) or 1.0
-    values = []
-    for rule in rules:
-        have = vector(rule.text)
-        dot = sum(count * have[term] for term, count in wanted.items())
-        values.append(dot / (norm * (math.sqrt(sum(v * v for v in have.values())) or 1.0)))
-    return values
 
 
 def _concept_stems(target_name: str) -> list[str]:
@@ -462,7 +427,7 @@ def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> Answer
         hits: dict[str, object] = {}
         parsed = Or(subqueries) if subqueries else None
         if parsed is not None:
-            results = searcher.search(parsed, limit=80, filter=_filter(edition, ("rule",)), terms=True)
+            results = searcher.search(parsed, limit=SEARCHED, filter=_filter(edition, ("rule",)), terms=True)
             top = max((hit.score for hit in results), default=0.0) or 1.0
             for hit in results:
                 node = node_id("rule", hit["edition"], hit["id"])
@@ -517,19 +482,18 @@ def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> Answer
                     passed[edge.target] = (share, f"citée par {source.number if source else node}")
         for node, (share, reason) in passed.items():
             candidates.add(node, "graph", share, reason)
-        for node in list(candidates.parts):
-            rule = kb.record(node)
-            if rule is None or not rule.children:
-                continue
-            prefix = rule.number
-            if any(
-                other != node and candidates.parts[other]["text"] > 0
-                and (kb.record(other) is not None and kb.record(other).parent and kb.record(other).number.startswith(prefix))
-                for other in candidates.parts
-                if other.split(":")[1] == rule.edition
-            ):
-                for part in candidates.parts[node]:
-                    candidates.parts[node][part] *= HEADING_PENALTY
+        headings: set[str] = set()  # rules with a subrule found by the question's words
+        for node, parts in candidates.parts.items():
+            rule = kb.record(node) if parts["text"] > 0 else None
+            while rule is not None and rule.parent:
+                parent = node_id("rule", rule.edition, rule.parent)
+                if parent in headings:
+                    break
+                headings.add(parent)
+                rule = kb.record(parent)
+        for node in headings & candidates.parts.keys():
+            for part in candidates.parts[node]:
+                candidates.parts[node][part] *= HEADING_PENALTY
 
         # a subrule's place among its siblings: the first ones define, the last ones list exceptions
         for node in candidates.parts:

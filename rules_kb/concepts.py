@@ -20,10 +20,12 @@ eight; a transposition counts one): "pietinemnt" is "piétinement".
 from __future__ import annotations
 
 import enum
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rules_kb.model import Rule
 from rules_kb.text import fold, normalise_term
 
 
@@ -154,6 +156,9 @@ class ConceptTable:
         self._stems: set[str] = set()
         self._surfaces: dict[str, str] = {}
         self.phrases = 0
+        self.closeness: dict[str, dict[str, float]] = {}
+        """Glossary node → {rule node: :func:`closeness` of the definition to
+        each subrule of the rules the entry cites}, computed once."""
 
     def add(self, phrase: str, target: Target, via: str = "") -> bool:
         """Register ``phrase`` for ``target``; False if it has no word to match."""
@@ -179,14 +184,14 @@ class ConceptTable:
         return tuple(self._surfaces)
 
     def _correct(self, tokens: list[_Token], known: Callable[[str], bool]) -> list[Correction]:
-        from rapidfuzz.distance import OSA
-        from rapidfuzz.process import extractOne
-
         corrections = []
         for token in tokens:
             word = token.surface
             if token.stop or len(word) < 5 or not word.isalpha() or token.stem in self._stems or known(token.stem):
                 continue
+            from rapidfuzz.distance import OSA  # only when a word is unknown
+            from rapidfuzz.process import extractOne
+
             allowed = 1 if len(word) < 8 else 2
             found = extractOne(word, list(self._surfaces), scorer=OSA.distance, score_cutoff=allowed)
             if found is not None:
@@ -260,6 +265,44 @@ class ConceptTable:
         return Recognition(tuple(found), tuple(corrections))
 
 
+def descendants(kb, rule: Rule, depth: int = 2) -> list[Rule]:
+    """The subrules of ``rule`` down to ``depth`` levels; none for a chapter
+    (a glossary entry citing a whole chapter names no rule of it)."""
+    from rules_kb.numbers import Level
+
+    if depth <= 0 or rule.level is Level.CHAPTER:
+        return []
+    found = []
+    for child in rule.children:
+        sub = kb.rule(child, rule.edition)
+        if sub is not None:
+            found.append(sub)
+            found.extend(descendants(kb, sub, depth - 1))
+    return found
+
+
+def closeness(definition: str, rules: list[Rule]) -> list[float]:
+    """How close each rule's text is to a glossary ``definition``, in [0, 1]:
+    the cosine of their word stems. All 1.0 without a definition."""
+    if not definition or not rules:
+        return [1.0] * len(rules)
+    from collections import Counter
+
+    from rules_kb.analysis import analyze
+
+    def vector(text: str) -> Counter:
+        return Counter(term for term, _ in analyze(text) if not any(char.isdigit() for char in term))
+
+    wanted = vector(definition)
+    norm = math.sqrt(sum(v * v for v in wanted.values())) or 1.0
+    values = []
+    for rule in rules:
+        have = vector(rule.text)
+        dot = sum(count * have[term] for term, count in wanted.items())
+        values.append(dot / (norm * (math.sqrt(sum(v * v for v in have.values())) or 1.0)))
+    return values
+
+
 def _rule_titles(kb) -> dict[str, list]:
     """Titled rules by folded title, without the chapters' titles (too broad:
     "Cartes") and the titles shared by :data:`SHARED_TITLE` numbers or more."""
@@ -320,6 +363,11 @@ def build_table(kb, lexicon=None) -> ConceptTable:
 
     table = ConceptTable()
     for entry in kb.corpus.glossary:
+        subs = [sub for number in entry.cites if (cited := kb.rule(number, entry.edition)) for sub in descendants(kb, cited)]
+        if subs:
+            table.closeness[glossary_node(entry)] = dict(
+                zip((rule_node(sub) for sub in subs), closeness(entry.text, subs))
+            )
         nodes = [glossary_node(entry), *(glossary_node(other) for other in kb.glossary.follow(entry))]
         target = Target(ConceptKind.GLOSSARY, entry.term, tuple(dict.fromkeys(nodes)))
         for form in dict.fromkeys((entry.term, *entry.forms)):
