@@ -96,11 +96,11 @@ def main() -> int:
     if options.json:
         print(json.dumps({"python": sys.version.split()[0], "results": results}, indent=2))
     else:
-        print(f"{'commande':<8} {'médiane':>10} {'min':>10} {'max':>10} {'budget':>10}")
+        print(f"{'commande':<24} {'médiane':>10} {'min':>10} {'max':>10} {'budget':>10}")
         for row in results:
             flag = "ok" if row["ok"] else "DÉPASSÉ"
             print(
-                f"{row['name']:<8} {row['median_ms']:>8} ms {row['min_ms']:>7} ms "
+                f"{row['name']:<24} {row['median_ms']:>8} ms {row['min_ms']:>7} ms "
                 f"{row['max_ms']:>7} ms {row['budget_ms']:>7} ms  {flag}"
             )
     return 0 if all(row["ok"] for row in results) else 1

@@ -636,7 +636,7 @@ def _rulings(kb, searcher, parsed, concepts, answers, edition) -> tuple[Ruling, 
     if parsed is not None:
         from rules_kb.query import _filter
 
-        results = searcher.search(parsed, limit=200, filter=_filter(None, ("ruling",)))
+        results = searcher.search(parsed, limit=100, filter=_filter(None, ("ruling",)))
         top = max((hit.score for hit in results), default=0.0) or 1.0
         for hit in results:
             key = hit["key"].split(":", 1)[1]

@@ -6,7 +6,7 @@ are stable: later versions add keys, never rename or remove them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_kb.kb import KnowledgeBase, Lookup
 from rules_kb.model import (
@@ -22,8 +22,10 @@ from rules_kb.model import (
     Ruling,
     SourceSpan,
 )
-from rules_kb.ask import Answer
 from rules_kb.query import Hit, SearchResult
+
+if TYPE_CHECKING:  # importing ask (concepts, facts) would slow every command down
+    from rules_kb.ask import Answer
 
 
 def source_dict(source: SourceSpan) -> dict[str, Any]:
