@@ -294,6 +294,13 @@ _NOT_APPLIED = {
 }
 
 
+#: The state-based effect a player's fact bears on, by attribute of :class:`Facts`.
+_FACT_ACTIONS = (
+    ("life", "zero_life"), ("poison", "poison"), ("legends", "legend_rule"),
+    ("empty_library", "draw_from_empty_library"), ("token_zone", "token_out_of_play"),
+)  # fmt: skip
+
+
 def _examined(facts: Facts) -> list[str]:
     """The state-based effects (:class:`StateBasedAction` values) the facts bear on."""
     kinds = []
@@ -305,16 +312,7 @@ def _examined(facts: Facts) -> list[str]:
         signs = {kind[0] for kind in creature.counters}
         if len(signs) > 1:
             kinds.append("counters_cancel")
-    if facts.life:
-        kinds.append("zero_life")
-    if facts.poison:
-        kinds.append("poison")
-    if facts.legends:
-        kinds.append("legend_rule")
-    if facts.empty_library:
-        kinds.append("draw_from_empty_library")
-    if facts.token_zone:
-        kinds.append("token_out_of_play")
+    kinds += [kind for attribute, kind in _FACT_ACTIONS if getattr(facts, attribute)]
     if facts.attachment:
         kinds.append("illegal_aura" if facts.attachment == "aura" else "illegal_equipment")
     return list(dict.fromkeys(kinds))

@@ -51,8 +51,9 @@ _COUNTER_WORD_RE = re.compile(r"marqueurs?|counters?")
 _DAMAGE_RE = re.compile(_NUMBER + r"\s+(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?)\b")
 _LIFE_RE = re.compile(_NUMBER + r"\s*(?:points?\s+de\s+vie|pv|life)\b")
 _POISON_RE = re.compile(_NUMBER + r"\s+(?:marqueurs?\s+|counters?\s+)?(?:de\s+)?poisons?\b")
-_TOUGHNESS_RE = re.compile(r"endurance\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER)
-_POWER_RE = re.compile(r"force\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER)
+_VALUE = r"\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER  # "endurance de 0", "force = 3"
+_TOUGHNESS_RE = re.compile("endurance" + _VALUE)
+_POWER_RE = re.compile("force" + _VALUE)
 _LEGENDS_RE = re.compile(r"\b(?:deux|2|plusieurs|trois|3)\s+(?:\w+\s+){0,2}legend|meme\s+legende")
 _SAME_NAME_RE = re.compile(r"meme\s+nom")
 _EMPTY_LIBRARY_RE = re.compile(
