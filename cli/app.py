@@ -185,24 +185,16 @@ def ask(
     corpus: CorpusOption = None,
 ) -> None:
     """Les règles qui s'appliquent à une situation décrite en mots de joueur, avec le glossaire, la FAQ et la vérification."""
-    from rules_kb.errors import QueryError
 
     def compute(kb):
         answer = kb.ask(question, limit=limit, edition=edition)
-        if scenario and not as_json and not answer.verification.scenario:
-            reason = answer.verification.note or (
-                "aucune situation de jeu que le vérificateur sait juger (créatures avec force/endurance et "
-                "blessures ou marqueurs, points de vie, marqueurs poison, légendes, jetons, auras)"
-            )
-            raise QueryError(
-                f"Pas de scénario pour cette question : {reason[0].lower() + reason[1:]}. Décrivez l'état du jeu, "
-                "par exemple « ma 2/2 a 2 blessures », ou partez d'un exemple : rules-kb check --example."
-            )
+        if scenario and not as_json:
+            answer.scenario_text()  # raises when the question tells no board
         return answer
 
     def show(answer, kb):
         if scenario:
-            render.scenario_text(answer.verification.scenario)
+            render.scenario_text(answer.scenario_text())
         else:
             render.answer(answer, explain)
 

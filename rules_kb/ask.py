@@ -161,6 +161,21 @@ class Answer:
     unknown: bool = False
     nearest: tuple[str, ...] = ()
 
+    def scenario_text(self) -> str:
+        """The scenario TOML built from the question (``ask --scenario``);
+        raises :class:`QueryError`, in French, when it tells no board the
+        checker can judge, saying what is missing."""
+        if self.verification.scenario:
+            return self.verification.scenario
+        reason = self.verification.note or (
+            "aucune situation de jeu que le vérificateur sait juger (créatures avec force/endurance et "
+            "blessures ou marqueurs, points de vie, marqueurs poison, légendes, jetons, auras)"
+        )
+        raise QueryError(
+            f"Pas de scénario pour cette question : {reason[0].lower() + reason[1:].rstrip('.')}. Décrivez l'état "
+            "du jeu, par exemple « ma 2/2 a 2 blessures », ou partez d'un exemple : rules-kb check --example."
+        )
+
 
 class _Candidates:
     """Score parts and reasons of the candidate rules, by graph node."""

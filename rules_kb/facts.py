@@ -232,7 +232,7 @@ def extract_facts(question: str) -> Facts:
             note(match, f"{amount} blessure{'s' if amount > 1 else ''} sur la {creature.label.lower()}")
         elif amount > 0:
             note(match, f"{amount} blessure{'s' if amount > 1 else ''}")
-            unplaced.append(match.group(0))
+            unplaced.append(question[match.start() : match.end()])
     counter_end = -1
     for match in _SIGNED_RE.finditer(text):
         kind = f"{int(match.group(1)):+d}/{int(match.group(2)):+d}"
