@@ -59,6 +59,11 @@ EditionOption = Annotated[
 ]
 
 
+def _flag(name: str, help: str):
+    """A boolean option ``name`` (off by default) with its French help."""
+    return Annotated[bool, typer.Option(name, help=help)]
+
+
 def _limit_option(what: str):
     return Annotated[
         int,
@@ -106,7 +111,7 @@ def _respond(corpus, as_json, compute, to_json, show, rebuild=False) -> None:
 @app.command()
 def show(
     number: Annotated[str, typer.Argument(metavar="NUMÉRO", help="Numéro de règle : 420.5c, 420.5, 420 ou 4.")],
-    only: Annotated[bool, typer.Option("--only", help="La règle seule, sans ses sous-règles.")] = False,
+    only: _flag("--only", "La règle seule, sans ses sous-règles.") = False,
     edition: EditionOption = None,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
@@ -170,17 +175,10 @@ def ask(
     ],
     limit: _limit_option("règles") = 5,
     edition: EditionOption = None,
-    explain: Annotated[
-        bool,
-        typer.Option("--explain", help="Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores."),
-    ] = False,
-    scenario: Annotated[
-        bool,
-        typer.Option(
-            "--scenario",
-            help="Affiche seulement le scénario TOML construit d'après la question, à compléter puis passer à « check ».",
-        ),
-    ] = False,
+    explain: _flag("--explain", "Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores.") = False,
+    scenario: _flag(
+        "--scenario", "Affiche seulement le scénario TOML construit d'après la question, à compléter puis passer à « check »."
+    ) = False,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
 ) -> None:
@@ -210,13 +208,9 @@ def check(
             help="Fichier de scénario TOML (« - » : entrée standard) ; avec --example, le nom d'un exemple.",
         ),
     ] = None,
-    example: Annotated[
-        bool,
-        typer.Option(
-            "--example",
-            help="Liste les scénarios d'exemple fournis ; avec un nom, affiche cet exemple, à copier puis modifier.",
-        ),
-    ] = False,
+    example: _flag(
+        "--example", "Liste les scénarios d'exemple fournis ; avec un nom, affiche cet exemple, à copier puis modifier."
+    ) = False,
     edition: EditionOption = None,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
@@ -277,7 +271,7 @@ def graph(
         Optional[str],
         typer.Option("--output", "-o", metavar="FICHIER", help="Écrire dans ce fichier ; .svg, .png ou .pdf : dessiné par Graphviz (format dot)."),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Remplacer le fichier de sortie s'il existe.")] = False,
+    force: _flag("--force", "Remplacer le fichier de sortie s'il existe.") = False,
     edition: EditionOption = None,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
@@ -341,7 +335,7 @@ def corpus_list(as_json: JsonOption = False, corpus: CorpusOption = None) -> Non
 
 @corpus_app.command("check")
 def corpus_check(
-    strict: Annotated[bool, typer.Option("--strict", help="Code de sortie 1 s'il y a des diagnostics.")] = False,
+    strict: _flag("--strict", "Code de sortie 1 s'il y a des diagnostics.") = False,
     as_json: JsonOption = False,
     corpus: CorpusOption = None,
 ) -> None:

@@ -62,19 +62,20 @@ _EMPTY_LIBRARY_RE = re.compile(
 )
 _DRAW_RE = re.compile(r"pioch|draw")
 _TOKEN_RE = re.compile(r"\b(?:jetons?|tokens?)\b")
-#: Zones a token can be told to go to, and the scenario's name of each.
-_TOKEN_ZONES = (
-    (re.compile(r"cimetiere|graveyard|\bmeurt\b|\bmort\b|detruit|sacrifi"), "cimetière"),
-    (re.compile(r"\bmain\b|\bhand\b|bounce|renvoy"), "main"),
-    (re.compile(r"biblioth|library|\bdeck\b"), "bibliothèque"),
-    (re.compile(r"exil|retire de la partie|blink"), "retiré de la partie"),
-    (re.compile(r"hors phase|phas"), "hors phase"),
-)
+#: Where an object is told to go: the zone's name in scenarios, the nouns
+#: naming the zone, the verbs saying the object went there. Tokens go where
+#: either says; an aura's or equipment's creature leaves play by a verb.
+_GONE_TO = (
+    ("cimetière", r"cimetiere|graveyard",
+     r"meurt|meurent|mort|morte|detruite?|creve|dies?|sacrifiee?|va au cimetiere|quitte le jeu"),
+    ("main", r"main|hand", r"bounce|renvoyee?(?: dans la main)?"),
+    ("bibliothèque", r"bibliotheque|library|deck", r"meulee?"),
+    ("retiré de la partie", r"exil", r"exilee?|exiler|retiree? de la partie|blink"),
+    ("hors phase", r"hors phase", r"phase out|phasee?"),
+)  # fmt: skip
+_TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone) for zone, nouns, verbs in _GONE_TO)
+_LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone) for zone, _nouns, verbs in _GONE_TO)
 _ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equipements?|equipee?)\b")
-_LEAVES_RE = re.compile(
-    r"\b(?:meurt|meurent|mort|morte|detruite?|creve|dies?|sacrifiee?|exilee?|exiler|exil|retiree? de la partie"
-    r"|bounce|renvoyee? dans la main|quitte le jeu|va au cimetiere)\b"
-)
 _OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui)\b")
 _THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur)\b|adverse")
 _MINE_RE = re.compile(r"\b(?:ma|mon|mes|je|j)\b")
@@ -282,12 +283,10 @@ def extract_facts(question: str) -> Facts:
                 break
     attachment, attachment_zone = "", ""
     attached = _ATTACHMENT_RE.search(text)
-    leaves = _LEAVES_RE.search(text)
-    if attached and leaves and not token_zone:
+    gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text))]
+    if attached and gone and not token_zone:
+        leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
         attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
-        attachment_zone = next(
-            (zone for pattern, zone in _TOKEN_ZONES if pattern.search(leaves.group(0))), "cimetière"
-        )
         start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
         read.append(Fact(question[start:end], start, end, f"{attachment} attaché à une créature qui quitte le jeu ({attachment_zone})"))
     empty = ""
