@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -182,11 +181,9 @@ def write_picture(text: str, path: str | os.PathLike[str], force: bool = False, 
     :class:`DiagramError` for an existing file, a missing Graphviz, a failed
     rendering or an unwritable folder.
     """
-    target = Path(path)
-    if target.exists() and not force:
-        raise DiagramError(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
-    if target.is_dir():
-        raise DiagramError(f"« {target} » est un dossier ; donnez un nom de fichier.")
+    from rules_kb.files import check_file_target, write_file
+
+    target = check_file_target(path, force, DiagramError)
     output = RENDERED.get(target.suffix.lower()) if dot else None
     data = text.encode("utf-8")
     if output:
@@ -201,16 +198,4 @@ def write_picture(text: str, path: str | os.PathLike[str], force: bool = False, 
             message = done.stderr.decode("utf-8", "replace").strip()
             raise DiagramError(f"Graphviz n'a pas pu dessiner le graphe : {message}")
         data = done.stdout
-    try:
-        handle, staging = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        if target.exists() and not force:
-            os.unlink(staging)
-            raise DiagramError(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
-        os.replace(staging, target)
-    except OSError as error:
-        from rules_kb.errors import describe_os_error
-
-        raise DiagramError(f"Impossible d'écrire « {target} » : {describe_os_error(error)}.") from None
-    return target
+    return write_file(target, data, force, DiagramError)

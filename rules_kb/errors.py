@@ -96,3 +96,12 @@ class IndexBuildError(RulesKbError):
     def __init__(self, message: str, path: str = "") -> None:
         self.path = path
         super().__init__(message)
+
+
+class OutputError(RulesKbError):
+    """A file or folder cannot be written (it exists, is of the wrong kind,
+    or is not writable). ``path`` is the file or folder at fault."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        self.path = path
+        super().__init__(message)

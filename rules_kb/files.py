@@ -1,0 +1,129 @@
+"""Writing what rules-kb produces (pictures, exports, a rulebook folder)
+without ever losing what was there.
+
+A file is written whole or not at all: into a hidden file beside it, then
+renamed over the name asked for. An existing file is replaced only when
+the caller says ``force``; a folder is filled whole, and replaced only if it
+holds a rulebook rules-kb wrote (its :data:`BOOK_MARKER` file), never a
+folder of the user's own files.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from rules_kb.errors import OutputError, describe_os_error
+
+#: The file that marks a folder as a rulebook written by rules-kb.
+BOOK_MARKER = ".rules-kb-livre"
+
+
+def check_file_target(path: str | os.PathLike[str], force: bool = False, error: type[Exception] = OutputError) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if a file may be written there.
+
+    Raises ``error`` (French message) when it is a folder, or an existing
+    file and not ``force``.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise error(f"« {target} » est un dossier ; donnez un nom de fichier.")
+    if target.exists() and not force:
+        raise error(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
+    return target
+
+
+def write_file(
+    path: str | os.PathLike[str], data: bytes, force: bool = False, error: type[Exception] = OutputError
+) -> Path:
+    """Write ``data`` to ``path``, whole or not at all; returns the path.
+
+    Never replaces an existing file unless ``force`` (checked again just
+    before the rename, so a file created meanwhile is kept). Raises
+    ``error`` (default :class:`rules_kb.errors.OutputError`) for an
+    existing file, a folder, or a folder that cannot be written.
+    """
+    target = check_file_target(path, force, error)
+    staging = None
+    try:
+        handle, staging = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        if target.exists() and not force:
+            raise error(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
+        os.replace(staging, target)
+        staging = None
+    except OSError as problem:
+        raise error(f"Impossible d'écrire « {target} » : {describe_os_error(problem)}.") from None
+    finally:
+        if staging is not None and os.path.exists(staging):
+            os.unlink(staging)
+    return target
+
+
+def check_folder_target(path: str | os.PathLike[str], force: bool = False) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if a rulebook may be written there.
+
+    A missing or empty folder is fine; an existing rulebook (one with
+    :data:`BOOK_MARKER`) only with ``force``. Raises
+    :class:`rules_kb.errors.OutputError` for a file, a rulebook without
+    ``force`` and a folder holding anything else.
+    """
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"« {target} » est un fichier ; donnez le nom d'un dossier pour le livre.", str(target))
+    if target.is_dir() and any(target.iterdir()):
+        if not (target / BOOK_MARKER).is_file():
+            raise OutputError(
+                f"Le dossier « {target} » n'est pas vide et ne contient pas un livre écrit par rules-kb : "
+                "rien n'y est remplacé. Choisissez un dossier nouveau ou vide.",
+                str(target),
+            )
+        if not force:
+            raise OutputError(
+                f"Le dossier « {target} » contient déjà un livre ; ajoutez --force pour le remplacer.", str(target)
+            )
+    return target
+
+
+def write_folder(path: str | os.PathLike[str], files: Mapping[str, bytes], force: bool = False) -> Path:
+    """Write ``files`` (name → content; names without folders) as the folder
+    ``path``, whole or not at all, with :data:`BOOK_MARKER`; returns the path.
+
+    The files are written into a hidden folder beside ``path``, which then
+    takes its place: an old rulebook there (``force``) is removed only once
+    the new one is in place. Raises :class:`rules_kb.errors.OutputError`
+    (see :func:`check_folder_target`, and for a folder that cannot be written).
+    """
+    target = check_folder_target(path, force)
+    parent = target.parent if str(target.parent) else Path(".")
+    staging = old = None
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+        for name, data in files.items():
+            (staging / name).write_bytes(data)
+        (staging / BOOK_MARKER).write_text("Livre de règles écrit par rules-kb (export --all).\n", encoding="utf-8")
+        os.chmod(staging, 0o755)
+        check_folder_target(target, force)
+        if target.is_dir():
+            if any(target.iterdir()):
+                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
+                os.replace(target, old / "livre")
+            else:
+                target.rmdir()
+        os.replace(staging, target)
+        staging = None
+    except OSError as problem:
+        if old is not None and not target.exists():
+            os.replace(old / "livre", target)  # put the old rulebook back
+        raise OutputError(f"Impossible d'écrire le dossier « {target} » : {describe_os_error(problem)}.", str(target)) from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    return target
