@@ -313,6 +313,79 @@ def graph(
 
 
 @app.command()
+def export(
+    selection: Annotated[
+        Optional[list[str]],
+        typer.Argument(
+            metavar="[SÉLECTION]...",
+            help="Numéros de règles (420.5c), sections (420 : la section et ses règles), "
+            "plages (418.5a-i, 418.5b-418.5g, « 409.1a à 409.1h »).",
+            show_default=False,
+        ),
+    ] = None,
+    output_format: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format", "-f", metavar="FORMAT",
+            help="md (Markdown, par défaut), html (page imprimable) ou json ; à défaut, d'après l'extension de -o.",
+        ),
+    ] = None,
+    output: Annotated[
+        Optional[str],
+        typer.Option("--output", "-o", metavar="FICHIER", help="Fichier à écrire (« - » : sortie standard, par défaut) ; avec --all, un dossier."),
+    ] = None,
+    term: Annotated[
+        Optional[list[str]],
+        typer.Option("--term", "-t", metavar="TERME", help="Un terme du glossaire et les règles qu'il cite (option répétable)."),
+    ] = None,
+    card: Annotated[
+        Optional[list[str]],
+        typer.Option("--card", "-c", metavar="CARTE", help="Une carte de la FAQ, ses décisions et les règles de ses mots-clés (option répétable)."),
+    ] = None,
+    search_query: Annotated[
+        Optional[list[str]],
+        typer.Option("--search", "-s", metavar="REQUÊTE", help="Les règles trouvées par une recherche plein texte (option répétable)."),
+    ] = None,
+    question: Annotated[
+        Optional[list[str]],
+        typer.Option("--ask", "-a", metavar="QUESTION", help="Les règles de la réponse à une question, comme « ask » (option répétable)."),
+    ] = None,
+    limit: Annotated[
+        Optional[int],
+        typer.Option("--limit", "-n", min=1, max=200, metavar="N", help="Règles gardées par recherche (10 par défaut) et par question (5)."),
+    ] = None,
+    note: Annotated[
+        Optional[str], typer.Option("--note", metavar="TEXTE", help="Votre note d'arbitre, placée en tête de l'extrait.")
+    ] = None,
+    no_annotations: _flag("--no-annotations", "Les textes seuls : sans liens, exemples, glossaire, décisions ni autres éditions.") = False,
+    everything: _flag("--all", "Tout le corpus en livre HTML hors ligne (un dossier de pages liées), avec -o DOSSIER.") = False,
+    force: _flag("--force", "Remplacer le fichier (ou le livre) de sortie s'il existe.") = False,
+    edition: EditionOption = None,
+    as_json: JsonOption = False,
+    corpus: CorpusOption = None,
+) -> None:
+    """Exporte des extraits annotés des règles (Markdown, HTML imprimable, JSON),
+    ou tout le corpus en livre HTML hors ligne (--all)."""
+    from rules_kb import export as exporting
+
+    def compute(kb):
+        chosen = exporting.choose_format(output_format, None if everything else output, "html" if everything else "md")
+        if everything:
+            if selection or term or card or search_query or question:
+                from rules_kb.errors import ExportError
+
+                raise ExportError("--all exporte tout le corpus : ne donnez pas de sélection avec --all.")
+            return exporting.export_book(kb, output, chosen, force)
+        request = exporting.SelectionRequest(
+            tuple(selection or ()), tuple(term or ()), tuple(card or ()), tuple(search_query or ()),
+            tuple(question or ()), edition, limit,
+        )  # fmt: skip
+        return exporting.export_excerpt(kb, request, chosen, not no_annotations, note or "", output, force)
+
+    _respond(corpus, as_json, compute, serialize.export_dict, lambda result, kb: render.exported(result))
+
+
+@app.command()
 def index(as_json: JsonOption = False, corpus: CorpusOption = None) -> None:
     """Reconstruit l'index du corpus (sinon construit automatiquement au premier usage)."""
     _respond(

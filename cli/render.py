@@ -240,6 +240,38 @@ def picture(hood, text: str, written) -> None:
     err_console.print(f"Graphe de {len(hood.nodes)} nœud(s) et {len(hood.edges)} lien(s) écrit dans « {written} »{note}.")
 
 
+def exported(result) -> None:
+    """``export``: the text on standard output (no file), else where it was
+    written and what it holds (on standard error); the selection's warnings."""
+    import sys
+
+    excerpt = result.excerpt
+    for warning in excerpt.header.warnings if excerpt else ():
+        err_console.print(Text.assemble(("Attention : ", "bold yellow"), warning))
+    if result.output is None:
+        try:
+            sys.stdout.buffer.write(result.data)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass
+        return
+    if excerpt is None:
+        err_console.print(
+            f"Livre écrit dans « {result.output} » : {len(result.files)} pages ; "
+            f"ouvrez « {result.output / 'index.html'} » dans un navigateur."
+        )
+        return
+    names = {"md": "Markdown", "html": "HTML", "json": "JSON"}
+    parts = [f"{len(excerpt.rules)} règle(s)"]
+    if excerpt.glossary:
+        parts.append(f"{len(excerpt.glossary)} terme(s) du glossaire")
+    if excerpt.cards:
+        parts.append(f"{len(excerpt.cards)} carte(s)")
+    if excerpt.notes:
+        parts.append(f"{len(excerpt.notes)} note(s)")
+    err_console.print(f"Extrait {names[result.format]} écrit dans « {result.output} » : {', '.join(parts)}.")
+
+
 def search(result, kb) -> None:
     """``search``: ranked hits with their kind, origin and highlighted snippet;
     a card is followed by its rulings."""

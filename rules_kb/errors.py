@@ -105,3 +105,8 @@ class OutputError(RulesKbError):
     def __init__(self, message: str, path: str = "") -> None:
         self.path = path
         super().__init__(message)
+
+
+class ExportError(RulesKbError):
+    """An export cannot be made as asked (unknown format, nothing selected,
+    a rulebook without a folder…)."""

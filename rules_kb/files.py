@@ -22,6 +22,12 @@ from rules_kb.errors import OutputError, describe_os_error
 BOOK_MARKER = ".rules-kb-livre"
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def check_file_target(path: str | os.PathLike[str], force: bool = False, error: type[Exception] = OutputError) -> Path:
     """``path`` as a :class:`~pathlib.Path` if a file may be written there.
 
@@ -52,6 +58,7 @@ def write_file(
         handle, staging = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(staging, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's 0600
         if target.exists() and not force:
             raise error(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
         os.replace(staging, target)
@@ -107,7 +114,7 @@ def write_folder(path: str | os.PathLike[str], files: Mapping[str, bytes], force
         for name, data in files.items():
             (staging / name).write_bytes(data)
         (staging / BOOK_MARKER).write_text("Livre de règles écrit par rules-kb (export --all).\n", encoding="utf-8")
-        os.chmod(staging, 0o755)
+        os.chmod(staging, 0o777 & ~_umask())
         check_folder_target(target, force)
         if target.is_dir():
             if any(target.iterdir()):

@@ -577,6 +577,27 @@ def example_dict(example) -> dict[str, Any]:
     return {"name": example.name, "title": example.title, "text": example.text}
 
 
+def export_dict(exported) -> dict[str, Any]:
+    """``export --json``: ``{"format", "output", "files", "rules",
+    "glossary", "cards", "notes", "warnings", "content"}``: where it was
+    written (``output`` null: standard output, the exported text then in
+    ``content``), a rulebook's page names (``files``), the keys of the
+    exported rules (``"2004:420.5c"``), the glossary terms and card names,
+    the number of notes, and the selection's warnings."""
+    excerpt = exported.excerpt
+    return {
+        "format": exported.format,
+        "output": str(exported.output) if exported.output else None,
+        "files": list(exported.files),
+        "rules": [entry.rule.key for entry in excerpt.rules] if excerpt else [],
+        "glossary": [item.entry.term for item in excerpt.glossary] if excerpt else [],
+        "cards": [item.card.name for item in excerpt.cards] if excerpt else [],
+        "notes": len(excerpt.notes) if excerpt else 0,
+        "warnings": list(excerpt.header.warnings) if excerpt else [],
+        "content": exported.data.decode("utf-8") if exported.output is None and excerpt else None,
+    }
+
+
 def error_dict(error: Exception) -> dict[str, Any]:
     """``{"error": {"type", "message"}}``: what ``--json`` prints on a user error;
     a scenario error adds ``"file"``, ``"line"`` (null if unknown) and ``"key"``."""

@@ -1,0 +1,143 @@
+"""Exports: annotated rule excerpts (Markdown, printable HTML, JSON) and the
+whole corpus as an offline hyperlinked rulebook.
+
+>>> from rules_kb.export import SelectionRequest, export_excerpt
+>>> result = export_excerpt(kb, SelectionRequest(items=("420.5",)), "html")   # doctest: +SKIP
+>>> result.data[:15]                                                          # doctest: +SKIP
+b'<!DOCTYPE html>'
+
+The steps are separate: :func:`~rules_kb.export.selection.select` reads
+what the judge asked for, :func:`~rules_kb.export.excerpt.build_excerpt`
+annotates it, a renderer (:data:`RENDERERS`) writes it;
+:func:`~rules_kb.export.book.build_book` makes the rulebook's pages and
+:mod:`rules_kb.files` writes files and folders whole or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rules_kb.errors import ExportError
+from rules_kb.export.selection import SelectionRequest
+
+if TYPE_CHECKING:
+    from rules_kb.export.excerpt import Excerpt
+    from rules_kb.kb import KnowledgeBase
+
+__all__ = ["FORMATS", "Exported", "SelectionRequest", "choose_format", "export_book", "export_excerpt", "render"]
+
+#: The formats of ``export --format``, and the file suffixes that imply them.
+FORMATS = ("md", "html", "json")
+SUFFIXES = {".md": "md", ".markdown": "md", ".txt": "md", ".html": "html", ".htm": "html", ".json": "json"}
+_ALIASES = {"markdown": "md", "htm": "html"}
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """What an export made: its ``format``, the ``excerpt`` (None for a
+    rulebook), the bytes written to a file or to standard output
+    (``data``; empty for a rulebook), ``files`` (a rulebook's page names)
+    and ``output``: where it was written (None: standard output, or not
+    written yet)."""
+
+    format: str
+    excerpt: Excerpt | None
+    data: bytes = b""
+    files: tuple[str, ...] = ()
+    output: Path | None = None
+
+
+def choose_format(name: str | None, output: str | None = None, default: str = "md") -> str:
+    """The export format: ``name`` if given (``"md"``, ``"markdown"``,
+    ``"html"``, ``"json"``), else implied by the suffix of ``output``, else
+    ``default``. Raises :class:`rules_kb.errors.ExportError` for an unknown name."""
+    if name:
+        wanted = _ALIASES.get(name.strip().lower(), name.strip().lower())
+        if wanted not in FORMATS:
+            raise ExportError(f"Format « {name} » inconnu. Formats possibles : md (Markdown), html, json.")
+        return wanted
+    if output and output != "-":
+        return SUFFIXES.get(Path(output).suffix.lower(), default)
+    return default
+
+
+def render(excerpt: Excerpt, format: str) -> bytes:
+    """``excerpt`` in ``format`` (one of :data:`FORMATS`), as UTF-8 bytes."""
+    if format == "html":
+        from rules_kb.export.html import to_html
+
+        return to_html(excerpt)
+    if format == "json":
+        import json
+
+        from rules_kb.export.data import excerpt_dict
+
+        return (json.dumps(excerpt_dict(excerpt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    from rules_kb.export.markdown import to_markdown
+
+    return to_markdown(excerpt).encode("utf-8")
+
+
+def export_excerpt(
+    kb: KnowledgeBase,
+    request: SelectionRequest,
+    format: str = "md",
+    annotations: bool = True,
+    note: str = "",
+    output: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    now: datetime | None = None,
+) -> Exported:
+    """Select, annotate and render an excerpt; write it to ``output`` unless
+    it is None or ``"-"`` (then the caller prints :attr:`Exported.data`).
+
+    The output is checked before any work, and the file written whole or
+    not at all, never over an existing one without ``force``. Raises the
+    errors of :func:`~rules_kb.export.selection.select` and
+    :class:`rules_kb.errors.OutputError`.
+    """
+    from rules_kb.export.excerpt import build_excerpt
+    from rules_kb.export.selection import select
+    from rules_kb.files import check_file_target, write_file
+
+    to_file = output is not None and os.fspath(output) != "-"
+    if to_file:
+        check_file_target(output, force)
+    excerpt = build_excerpt(kb, select(kb, request), annotations=annotations, note=note, now=now)
+    data = render(excerpt, format)
+    written = write_file(output, data, force) if to_file else None
+    return Exported(format, excerpt, data, (), written)
+
+
+def export_book(
+    kb: KnowledgeBase,
+    output: str | os.PathLike[str] | None,
+    format: str = "html",
+    force: bool = False,
+    now: datetime | None = None,
+) -> Exported:
+    """Write the offline rulebook (:func:`~rules_kb.export.book.build_book`)
+    as the folder ``output``, whole or not at all.
+
+    Raises :class:`rules_kb.errors.ExportError` for another format than
+    HTML or no folder, and :class:`rules_kb.errors.OutputError` (see
+    :func:`rules_kb.files.write_folder`).
+    """
+    from rules_kb.export.book import build_book
+    from rules_kb.files import check_folder_target, write_folder
+
+    if format != "html":
+        raise ExportError(
+            "Le livre complet (--all) n'existe qu'en HTML : rules-kb export --all --format html -o livre/. "
+            "Pour toutes les données en JSON : rules-kb corpus dump --json."
+        )
+    if output is None or os.fspath(output) == "-":
+        raise ExportError("Le livre complet est un dossier de pages : indiquez-le avec -o, par exemple -o livre/.")
+    check_folder_target(output, force)
+    files = build_book(kb, now)
+    written = write_folder(output, files, force)
+    return Exported("html", None, b"", tuple(files), written)

@@ -1,0 +1,370 @@
+"""The whole corpus as an offline hyperlinked rulebook: a folder of HTML
+pages readable in any browser, a phone's included, with no server.
+
+Pages (:func:`build_book` returns them by file name):
+
+- ``index.html``: the documents and a table of contents;
+- ``regles-<édition>-<chapitre>.html``: a page per chapter of each edition
+  of the rules (``regles-2004-4.html``; the 2011 pages give
+  ``regles-2011-6.html``…);
+- ``glossaire.html``: the glossary;
+- ``<id>.html`` for a FAQ (``faq-tsp-2006.html``): its general sections
+  with the rules they quote and their rulings, then its cards with theirs;
+- ``<id>.html`` for a course (``cours-2.html``).
+
+Every rule is anchored (``#r420-5c``), every reference it makes is a link,
+every glossary word it uses links to its entry, and each rule lists what
+cites it (*cité par*). Links are relative, so the folder can be copied
+anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from rules_kb.export.excerpt import (
+    Paragraph,
+    SegmentKind,
+    exported_label,
+    paragraphs,
+    rule_anchor,
+    segment,
+    slug,
+    text_links,
+)
+from rules_kb.export.html import (
+    add_card,
+    add_paragraph,
+    add_rule_head,
+    add_rule_text,
+    append_text,
+    element,
+    new_page,
+    serialise,
+)
+from rules_kb.graph import glossary_node, node_id, record_nodes, rule_node, ruling_nodes
+from rules_kb.links import describe
+from rules_kb.model import DocumentKind, Rule
+from rules_kb.numbers import RuleNumber
+
+if TYPE_CHECKING:
+    from rules_kb.kb import KnowledgeBase
+
+INDEX = "index.html"
+GLOSSARY = "glossaire.html"
+_CHAPTER_TITLES_MISSING = "Chapitre {chapter}"
+
+
+def rules_page(edition: str, chapter: int) -> str:
+    """The file name of a chapter of the rules: ``regles-2004-4.html``."""
+    return f"regles-{slug(edition)}-{chapter}.html"
+
+
+def document_page(document: str) -> str:
+    """The file name of a FAQ's or course's page: ``faq-tsp-2006.html``
+    (``doc-…`` if the id would take the name of another page)."""
+    name = f"{slug(document)}.html"
+    return f"doc-{name}" if name == INDEX or name == GLOSSARY or name.startswith("regles-") else name
+
+
+class _Book:
+    """Places every record on a page, then writes the pages (see :func:`build_book`)."""
+
+    def __init__(self, kb: KnowledgeBase, now: datetime) -> None:
+        self.kb = kb
+        self.now = now
+        self.graph = kb.graph
+        self.documents = {document.id: document for document in kb.corpus.documents}
+        self.places: dict[str, tuple[str, str]] = {}  # node → (page, anchor)
+        self.taken: dict[str, set[str]] = {}
+        self.chapters: dict[str, dict[int, list[Rule]]] = {}
+        self.quoted: dict[str, list[Rule]] = {}
+        self.ruling_node: dict[int, str] = {}
+        self._place_all()
+
+    # places ---------------------------------------------------------------------
+
+    def place(self, node: str, page: str, wanted: str) -> str:
+        taken = self.taken.setdefault(page, set())
+        anchor, count = wanted, 1
+        while anchor in taken:
+            count += 1
+            anchor = f"{wanted}-{count}"
+        taken.add(anchor)
+        self.places[node] = (page, anchor)
+        return anchor
+
+    def _place_all(self) -> None:
+        corpus = self.kb.corpus
+        for rule in corpus.rules:
+            if rule.quoted_from:
+                self.quoted.setdefault(rule.quoted_from, []).append(rule)
+                self.place(rule_node(rule), document_page(rule.quoted_from), rule_anchor(rule.number))
+                continue
+            chapter = RuleNumber.parse(rule.number).chapter
+            self.chapters.setdefault(rule.edition, {}).setdefault(chapter, []).append(rule)
+            self.place(rule_node(rule), rules_page(rule.edition, chapter), rule_anchor(rule.number))
+        for entry in corpus.glossary:
+            self.place(glossary_node(entry), GLOSSARY, f"g-{slug(entry.term)}")
+        for card in corpus.cards:
+            self.place(node_id("card", card.faq, card.name), document_page(card.faq), f"c-{slug(card.name)}")
+        for position, (node, ruling) in enumerate(zip(ruling_nodes(corpus.rulings), corpus.rulings), start=1):
+            self.ruling_node[id(ruling)] = node
+            self.place(node, document_page(ruling.faq), f"d{position}")
+        for node, section in record_nodes(corpus, "faq-section").items():
+            self.place(node, document_page(section.faq), f"s{node.rpartition(':')[2]}")
+        for node, section in record_nodes(corpus, "course").items():
+            self.place(node, document_page(section.course), f"s{node.rpartition(':')[2]}")
+
+    def href(self, node: str, page: str) -> str:
+        """The link from ``page`` to ``node`` (``""`` when it has no place)."""
+        place = self.places.get(node)
+        if place is None:
+            return ""
+        return f"#{place[1]}" if place[0] == page else f"{place[0]}#{place[1]}"
+
+    def text(self, node: str, text: str, page: str, terms: bool = False) -> Paragraph:
+        """``text`` of the record ``node`` as segments linked from ``page``."""
+        found = segment(text, text_links(self.graph, node), terms)
+        resolved = []
+        for part in found:
+            if part.kind is not SegmentKind.TEXT:
+                part = replace(part, href=next((h for n in part.targets if (h := self.href(n, page))), ""))
+            resolved.append(part)
+        return tuple(resolved)
+
+    # shared parts -------------------------------------------------------------------
+
+    def navigation(self, body, page: str) -> None:
+        nav = element(body, "nav", "", "pages")
+        element(nav, "a", "Sommaire", href=INDEX)
+        for edition, chapters in self.chapters.items():
+            for chapter in sorted(chapters):
+                name = rules_page(edition, chapter)
+                label = f"{chapter}" if edition == self.kb.default_edition else f"{chapter} ({edition})"
+                if name == page:
+                    element(nav, "strong", label)
+                else:
+                    element(nav, "a", label, href=name)
+        if self.kb.corpus.glossary:
+            element(nav, "a", "Glossaire", href=GLOSSARY)
+        for document in self.kb.corpus.documents:
+            if document.kind in (DocumentKind.FAQ, DocumentKind.COURSE):
+                element(nav, "a", "FAQ" if document.kind is DocumentKind.FAQ else "Cours", href=self.document_page(document))
+
+    def document_page(self, document) -> str:
+        return document_page(document.id)
+
+    def page(self, title: str, page: str):
+        root, body = new_page(title, "Livre hors ligne des règles de Magic : l'Assemblée, exporté par rules-kb.")
+        self.navigation(body, page)
+        return root, body
+
+    def footer(self, body) -> None:
+        footer = element(body, "footer", "", "colophon")
+        element(footer, "p", f"Livre exporté par rules-kb le {exported_label(self.now)} ; textes tels que les documents sources les impriment.")
+
+    def article(self, parent, rule: Rule, page: str) -> None:
+        node = rule_node(rule)
+        depth = min(int(rule.level), 3)
+        anchor = self.places[node][1]
+        article = element(parent, "article", "", f"rule depth-{depth}", id=anchor, data_number=rule.number, data_edition=rule.edition)
+        add_rule_head(article, rule, f"ligne {rule.source.line_start}")
+        add_rule_text(article, rule, tuple(self.text(node, part, page, terms=True) for part in paragraphs(rule.text)))
+        for example in rule.examples:
+            add_paragraph(article, self.text(node, example, page), "p", "example", "Exemple :")
+        links = self.kb.links(rule)
+        others = [(link.node, f"{link.record.number} ({link.record.edition}, {link.score:.0%})") for link in links.counterparts]
+        others += [(rule_node(v.rule), f"{v.rule.number} ({v.rule.edition})") for v in links.versions]
+        if others:
+            line = element(article, "p", "Autres éditions : ", "cited-by")
+            self.link_list(line, others, page)
+        if links.cited_by:
+            line = element(article, "p", "Cité par : ", "cited-by")
+            self.link_list(line, [(link.node, _short(link.record)) for link in links.cited_by], page)
+
+    def link_list(self, parent, pairs, page: str) -> None:
+        for position, (node, label) in enumerate(pairs):
+            if position:
+                append_text(parent, ", ")
+            target = self.href(node, page)
+            if target:
+                element(parent, "a", label, href=target)
+            else:
+                append_text(parent, label)
+
+    # pages ------------------------------------------------------------------------------
+
+    def chapter_page(self, edition: str, chapter: int, rules: list[Rule]) -> bytes:
+        name = rules_page(edition, chapter)
+        head = self.kb.rule(str(chapter), edition)
+        title = f"{chapter}. {head.title}" if head and head.title else _CHAPTER_TITLES_MISSING.format(chapter=chapter)
+        root, body = self.page(f"{title} — règles {edition}", name)
+        element(body, "h1", title)
+        documents = sorted({rule.source.document for rule in rules})
+        element(body, "p", f"Édition {edition} — " + " ; ".join(self.documents[d].title for d in documents if d in self.documents), "from")
+        main = element(body, "main")
+        for rule in sorted(rules, key=lambda r: RuleNumber.parse(r.number)):
+            self.article(main, rule, name)
+        self.footer(body)
+        return serialise(root)
+
+    def glossary_page(self) -> bytes:
+        root, body = self.page("Glossaire", GLOSSARY)
+        element(body, "h1", "Glossaire")
+        section = element(body, "section", "", "glossary")
+        listing = element(section, "dl")
+        from rules_kb.links import term_users
+
+        for entry in self.kb.corpus.glossary:
+            node = glossary_node(entry)
+            element(listing, "dt", entry.term, id=self.places[node][1])
+            definition = element(listing, "dd")
+            for part in entry.definition:
+                add_paragraph(definition, self.text(node, part, GLOSSARY))
+            for example in entry.examples:
+                add_paragraph(definition, self.text(node, example, GLOSSARY), "p", "example", "Exemple :")
+            users = term_users(self.kb, entry)
+            if users:
+                line = element(definition, "p", "Employé par : ", "cited-by")
+                self.link_list(line, [(link.node, link.record.number) for link in users], GLOSSARY)
+        self.footer(body)
+        return serialise(root)
+
+    def faq_page(self, document) -> bytes:
+        name = self.document_page(document)
+        root, body = self.page(document.title, name)
+        element(body, "h1", document.title)
+        info = next((faq for faq in self.kb.corpus.faqs if faq.faq == document.id), None)
+        if info is not None:
+            if info.authors:
+                element(body, "p", "Par " + ", ".join(info.authors), "from")
+            if info.last_changed:
+                element(body, "p", f"Dernière modification : {info.last_changed}", "from")
+            for part in paragraphs(info.introduction):
+                element(body, "p", part)
+        quoted = self.quoted.get(document.id, [])
+        sections = [(n, s) for n, s in record_nodes(self.kb.corpus, "faq-section").items() if s.faq == document.id]
+        if sections:
+            element(body, "h2", "Notes générales")
+        placed: set[str] = set()
+        for node, section in sections:
+            box = element(body, "section", "", "faq-section", id=self.places[node][1])
+            element(box, "h3", section.title)
+            for part in paragraphs(section.text):
+                add_paragraph(box, self.text(node, part, name))
+            span = section.source
+            for rule in quoted:
+                if span.char_start <= rule.source.char_start < span.char_end:
+                    self.article(box, rule, name)
+                    placed.add(rule_node(rule))
+            self.rulings(box, section.rulings, name)
+        rest = [rule for rule in quoted if rule_node(rule) not in placed]
+        if rest:
+            element(body, "h2", "Autres règles citées")
+            for rule in rest:
+                self.article(body, rule, name)
+        cards = [card for card in self.kb.corpus.cards if card.faq == document.id]
+        if cards:
+            element(body, "h2", "Cartes")
+            for card in cards:
+                box = add_card(body, card, self.places[node_id("card", card.faq, card.name)][1])
+                self.rulings(box, card.rulings, name)
+        self.footer(body)
+        return serialise(root)
+
+    def rulings(self, parent, rulings, page: str) -> None:
+        if not rulings:
+            return
+        listing = element(parent, "ul", "", "rulings")
+        for ruling in rulings:
+            node = self.ruling_node[id(ruling)]
+            item = add_paragraph(listing, self.text(node, ruling.text, page), "li")
+            item.set("id", self.places[node][1])
+
+    def course_page(self, document) -> bytes:
+        name = self.document_page(document)
+        root, body = self.page(document.title, name)
+        element(body, "h1", document.title)
+        for node, section in record_nodes(self.kb.corpus, "course").items():
+            if section.course != document.id:
+                continue
+            box = element(body, "section", "", "course-section", id=self.places[node][1])
+            element(box, "h2" if section.level == 1 else "h3", section.title)
+            for paragraph in section.paragraphs:
+                if paragraph.text:
+                    add_paragraph(box, self.text(node, paragraph.text, name))
+                else:
+                    listing = element(box, "ul")
+                    for item in paragraph.items:
+                        add_paragraph(listing, self.text(node, item, name), "li")
+        self.footer(body)
+        return serialise(root)
+
+    def index_page(self) -> bytes:
+        root, body = self.page("Règles de Magic : l'Assemblée — livre hors ligne", INDEX)
+        element(body, "h1", "Règles de Magic : l'Assemblée — livre hors ligne")
+        element(body, "p", f"Exporté par rules-kb le {exported_label(self.now)}.", "from")
+        element(body, "h2", "Documents")
+        listing = element(body, "ul")
+        for document in self.kb.corpus.documents:
+            item = element(listing, "li")
+            element(item, "strong", document.title)
+            append_text(item, f" ({document.date}, édition {document.edition}) — {document.origin}")
+        for edition, chapters in self.chapters.items():
+            element(body, "h2", f"Règles, édition {edition}")
+            contents = element(body, "ul", "", "contents")
+            for chapter in sorted(chapters):
+                page = rules_page(edition, chapter)
+                head = self.kb.rule(str(chapter), edition)
+                item = element(contents, "li")
+                title = f"{chapter}. {head.title}" if head and head.title else _CHAPTER_TITLES_MISSING.format(chapter=chapter)
+                element(item, "a", title, href=page)
+                sections = [r for r in chapters[chapter] if RuleNumber.parse(r.number).level == 1]
+                if sections:
+                    inner = element(item, "ul")
+                    for section in sections:
+                        entry = element(inner, "li")
+                        element(entry, "a", f"{section.number} {section.title}".strip(), href=f"{page}#{self.places[rule_node(section)][1]}")
+        element(body, "h2", "Glossaire, FAQ et cours")
+        listing = element(body, "ul")
+        if self.kb.corpus.glossary:
+            item = element(listing, "li")
+            element(item, "a", "Glossaire", href=GLOSSARY)
+            append_text(item, f" ({len(self.kb.corpus.glossary)} entrées)")
+        for document in self.kb.corpus.documents:
+            if document.kind in (DocumentKind.FAQ, DocumentKind.COURSE):
+                item = element(listing, "li")
+                element(item, "a", document.title, href=self.document_page(document))
+        self.footer(body)
+        return serialise(root)
+
+    def pages(self) -> dict[str, bytes]:
+        files = {INDEX: self.index_page()}
+        for edition, chapters in self.chapters.items():
+            for chapter, rules in sorted(chapters.items()):
+                files[rules_page(edition, chapter)] = self.chapter_page(edition, chapter, rules)
+        if self.kb.corpus.glossary:
+            files[GLOSSARY] = self.glossary_page()
+        for document in self.kb.corpus.documents:
+            if document.kind is DocumentKind.FAQ:
+                files[self.document_page(document)] = self.faq_page(document)
+            elif document.kind is DocumentKind.COURSE:
+                files[self.document_page(document)] = self.course_page(document)
+        return files
+
+
+def _short(record) -> str:
+    if isinstance(record, Rule):
+        return record.number
+    return describe(record)
+
+
+def build_book(kb: KnowledgeBase, now: datetime | None = None) -> dict[str, bytes]:
+    """Every page of the rulebook of ``kb``'s corpus, by file name (see the
+    module's docstring); ``now`` is the export time shown (default: now)."""
+    when = (now or datetime.now().astimezone()).replace(second=0, microsecond=0)
+    return _Book(kb, when).pages()
+
