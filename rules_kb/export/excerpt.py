@@ -92,7 +92,8 @@ class RuleEntry:
     anchors of the glossary entries it uses; ``rulings`` the FAQ rulings
     bearing on it; ``cards`` names of the FAQ cards having it as keyword;
     ``counterparts`` the same rule in other editions with their similarity
-    (0–1); ``versions`` its other texts (a FAQ's revision) with the diff.
+    (0–1); ``versions`` its other texts (a FAQ's revision) with the diff;
+    ``rulings_above`` where its rulings already listed for a rule above are.
     Without annotations, the lists are empty and the segments plain.
     """
 
@@ -106,6 +107,9 @@ class RuleEntry:
     cards: tuple[str, ...] = ()
     counterparts: tuple[tuple[Rule, float], ...] = ()
     versions: tuple[Version, ...] = ()
+    rulings_above: tuple[str, ...] = ()
+    """Anchors of the rules above under which more of its rulings are
+    already listed (each ruling is listed once per excerpt)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +381,7 @@ def build_excerpt(
         return tuple(RulingEntry(ruling, why, annotated(node, ruling.text, notes=False)) for node, ruling, why in pairs)
 
     rules: list[RuleEntry] = []
+    listed: dict[str, str] = {}  # ruling node → anchor of the rule it is listed under
     for rule in selection.rules:
         node = rule_node(rule)
         document = documents.get(rule.quoted_from or rule.source.document)
@@ -386,15 +391,19 @@ def build_excerpt(
             continue
         found = kb.links(rule)
         terms = tuple(anchors[link.node] for link in found.terms if link.node in anchors)
+        above = tuple(dict.fromkeys(listed[link.node] for link in found.rulings if link.node in listed))
+        new = [link for link in found.rulings if link.node not in listed]
+        listed.update((link.node, anchors[node]) for link in new)
         rules.append(
             RuleEntry(
                 rule, anchors[node], document, texts,
                 examples=tuple(annotated(node, example) for example in rule.examples),
                 terms=terms,
-                rulings=rulings_of((link.node, link.record, link.text) for link in found.rulings),
+                rulings=rulings_of((link.node, link.record, link.text) for link in new),
                 cards=tuple(link.record.name for link in found.cards),
                 counterparts=tuple((link.record, link.score) for link in found.counterparts),
                 versions=found.versions,
+                rulings_above=above,
             )
         )  # fmt: skip
     glossary = tuple(

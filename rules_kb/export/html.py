@@ -213,11 +213,19 @@ def _rulings(parent, rulings: tuple[RulingEntry, ...], heading: str) -> None:
 
 
 def _annotations(article, entry: RuleEntry, excerpt: Excerpt) -> None:
-    has_any = entry.rulings or entry.cards or entry.counterparts or entry.versions
+    has_any = entry.rulings or entry.rulings_above or entry.cards or entry.counterparts or entry.versions
     if not has_any:
         return
     box = element(article, "div", "", "annotations")
     _rulings(box, entry.rulings, "Décisions de la FAQ")
+    if entry.rulings_above:
+        line = element(box, "p", "Décisions de la FAQ : voir aussi celles de la règle ", "rulings-above")
+        numbers = {other.anchor: other.rule.number for other in excerpt.rules}
+        for position, anchor in enumerate(entry.rulings_above):
+            if position:
+                append_text(line, ", ")
+            element(line, "a", numbers.get(anchor, anchor), "ref", href=f"#{anchor}")
+        append_text(line, ".")
     if entry.cards:
         element(box, "p", "Cartes de la FAQ avec ce mot-clé : " + ", ".join(entry.cards), "cards-of")
     for rule, score in entry.counterparts:

@@ -59,6 +59,12 @@ def render_paragraph(paragraph: Paragraph, positions: dict[str, int], here: int)
     return _line_starts("".join(out))
 
 
+def _rule_at(entries: tuple[RuleEntry, ...], anchor: str, here: int) -> str:
+    """``"502.16 (ci-dessus)"`` for the rule of ``anchor`` among ``entries``."""
+    position, entry = next((p, e) for p, e in enumerate(entries) if e.anchor == anchor)
+    return f"{entry.rule.number} ({'ci-dessus' if position < here else 'ci-dessous'})"
+
+
 def _quote(lines: list[str]) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in lines)
 
@@ -75,7 +81,8 @@ def _rulings(rulings: tuple[RulingEntry, ...], positions: dict[str, int], here: 
     return lines
 
 
-def _rule(entry: RuleEntry, positions: dict[str, int], here: int, annotated: bool) -> str:
+def _rule(entries: tuple[RuleEntry, ...], positions: dict[str, int], here: int, annotated: bool) -> str:
+    entry = entries[here]
     rule = entry.rule
     head = f"**{rule.number}**" + (f" **{escape(rule.title)}**" if rule.title else "")
     texts = [render_paragraph(paragraph, positions, here) for paragraph in entry.paragraphs]
@@ -89,6 +96,9 @@ def _rule(entry: RuleEntry, positions: dict[str, int], here: int, annotated: boo
     blocks = [_quote(lines)]
     if entry.rulings:
         blocks.append("\n".join([f"Décisions de la FAQ ({rule.number}) :", *_rulings(entry.rulings, positions, here)]))
+    if entry.rulings_above:
+        where = ", ".join(_rule_at(entries, anchor, here) for anchor in entry.rulings_above)
+        blocks.append(f"Décisions de la FAQ ({rule.number}) : voir aussi celles de la règle {where}.")
     if entry.cards:
         blocks.append(f"Cartes de la FAQ avec ce mot-clé ({rule.number}) : " + escape(", ".join(entry.cards)))
     for other, score in entry.counterparts:
@@ -121,8 +131,8 @@ def to_markdown(excerpt: Excerpt) -> str:
             blocks.append(f"**Vérification de « {escape(item.text)} » :** " + escape(" ; ".join(item.outcome)))
     blocks.extend(f"*{escape(warning)}*" for warning in header.warnings)
     positions = {entry.anchor: position for position, entry in enumerate(excerpt.rules)}
-    for position, entry in enumerate(excerpt.rules):
-        blocks.append(_rule(entry, positions, position, header.annotated))
+    for position in range(len(excerpt.rules)):
+        blocks.append(_rule(excerpt.rules, positions, position, header.annotated))
     for item in excerpt.cards:
         card = item.card
         lines = [f"**{escape(card.name)}** {escape(card.mana_cost)}".rstrip(), "", escape(card.type_line)]
