@@ -22,5 +22,5 @@ def test_wheel_contains_the_corpus(tmp_path):
         f"rules_kb/corpus/{document.file}" for document in load_manifest(ROOT / "corpus")
     }
     assert expected <= names
-    assert {"rules_kb/kb.py", "indexer/rules_inline.py", "cli/app.py"} <= names
+    assert {"rules_kb/kb.py", "rules_kb/export/book.py", "indexer/rules_inline.py", "cli/app.py"} <= names
     assert not any(name.startswith(("tests/", "bench/")) for name in names)
