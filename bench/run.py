@@ -13,8 +13,8 @@ build is timed as ``rules-kb index`` (a full rebuild). The cache lives in a
 temporary RULES_KB_HOME so the user's cache is left alone.
 
 Budgets on a 2-core machine: show ≤ 150 ms, define ≤ 200 ms, search, ask (with and without
-the checker) and check ≤ 300 ms,
-build ≤ 10 s. Exit code 1 if a median is over its budget.
+the checker), check and an HTML export ≤ 300 ms, the Markdown export of a question
+(ask + export) ≤ 400 ms, the whole offline rulebook ≤ 3 s, build ≤ 10 s. Exit code 1 if a median is over its budget.
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ CASES = (
     ("ask (sans vérification)", ["ask", "il a trample et je bloque avec une 1/1"], 0.300),
     ("check", ["check", "{home}/blessures-fatales.toml"], 0.300),  # a bundled example, copied
     ("layers", ["check", "{home}/couches-dependance.toml"], 0.300),  # layers with a dependency
+    ("export (HTML)", ["export", "420.5", "--format", "html"], 0.300),
+    ("export (question, md)", ["export", "--ask", "ma 2/2 a pris 2 dégâts", "--format", "md"], 0.400),
+    ("export --all (livre)", ["export", "--all", "-o", "{home}/livre", "--force"], 3.0),
     ("build", ["index"], 10.0),
 )
 

@@ -10,6 +10,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
@@ -56,6 +58,13 @@ def test_segments_give_every_rule_text_back(kb):
         links = text_links(kb.graph, rule_node(rule))
         for text in (*paragraphs(rule.text), *rule.examples):
             assert "".join(part.text for part in segment(text, links, terms=True)) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("règle 503 418.5b-418.5g Voir aussi \"Couche\" couches, tampon horaire.\n«»<&")), max_size=120))
+def test_any_text_cuts_into_segments_that_give_it_back(kb, text):
+    links = text_links(kb.graph, "rule:2004:418.5a")
+    assert "".join(part.text for part in segment(text, links, terms=True)) == text
 
 
 def test_references_link_inside_the_excerpt_and_note_outside(kb):
