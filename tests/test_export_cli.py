@@ -90,6 +90,7 @@ def test_user_errors_are_french_with_exit_code_1(run_cli, tmp_path):
         ("export", "--term", "zzzzqx"): "Aucune entrée du glossaire",
         ("export", "--card", "Carte inexistante de test"): "Aucune carte de la FAQ",
         ("export", "--all"): "indiquez-le avec -o",
+        ("export", "--search", "xqzwv"): "La recherche « xqzwv » ne trouve aucune règle. Rien à exporter",
         ("export", "--all", "420", "-o", str(tmp_path / "l")): "ne donnez pas de sélection avec --all",
         ("export", "420.5", "-o", str(tmp_path)): "est un dossier",
     }

@@ -391,7 +391,8 @@ def find_card(kb: KnowledgeBase, name: str):
 def select(kb: KnowledgeBase, request: SelectionRequest) -> Selection:
     """The :class:`Selection` of ``request`` in ``kb``.
 
-    Raises :class:`SelectionError` for an empty request or an unreadable
+    Raises :class:`SelectionError` for an empty request, one that selects
+    nothing (a search or question finding no rule), or an unreadable
     number or range, :class:`rules_kb.errors.UnknownRuleError` for a number
     no rule has (with the nearest ones), and the errors of
     :meth:`~rules_kb.kb.KnowledgeBase.define` (unknown term),
@@ -415,4 +416,7 @@ def select(kb: KnowledgeBase, request: SelectionRequest) -> Selection:
         collector.search(query, request.limit or _SEARCH_LIMIT)
     for question in request.questions:
         collector.question(question, request.limit or _QUESTION_LIMIT)
-    return collector.selection()
+    selection = collector.selection()
+    if not (selection.rules or selection.glossary or selection.cards):
+        raise SelectionError(" ".join(selection.warnings) + " Rien à exporter : essayez d'autres mots, ou des numéros de règles.")
+    return selection
