@@ -64,6 +64,13 @@ def _flag(name: str, help: str):
     return Annotated[bool, typer.Option(name, help=help)]
 
 
+def _repeatable(name: str, short: str, metavar: str, help: str):
+    """A text option ``name`` that may be given several times (a list, None if never)."""
+    return Annotated[
+        Optional[list[str]], typer.Option(name, short, metavar=metavar, help=f"{help} (option répétable)")
+    ]
+
+
 def _limit_option(what: str):
     return Annotated[
         int,
@@ -334,22 +341,10 @@ def export(
         Optional[str],
         typer.Option("--output", "-o", metavar="FICHIER", help="Fichier à écrire (« - » : sortie standard, par défaut) ; avec --all, un dossier."),
     ] = None,
-    term: Annotated[
-        Optional[list[str]],
-        typer.Option("--term", "-t", metavar="TERME", help="Un terme du glossaire et les règles qu'il cite (option répétable)."),
-    ] = None,
-    card: Annotated[
-        Optional[list[str]],
-        typer.Option("--card", "-c", metavar="CARTE", help="Une carte de la FAQ, ses décisions et les règles de ses mots-clés (option répétable)."),
-    ] = None,
-    search_query: Annotated[
-        Optional[list[str]],
-        typer.Option("--search", "-s", metavar="REQUÊTE", help="Les règles trouvées par une recherche plein texte (option répétable)."),
-    ] = None,
-    question: Annotated[
-        Optional[list[str]],
-        typer.Option("--ask", "-a", metavar="QUESTION", help="Les règles de la réponse à une question, comme « ask » (option répétable)."),
-    ] = None,
+    term: _repeatable("--term", "-t", "TERME", "Un terme du glossaire et les règles qu'il cite.") = None,
+    card: _repeatable("--card", "-c", "CARTE", "Une carte de la FAQ, ses décisions et les règles de ses mots-clés.") = None,
+    search_query: _repeatable("--search", "-s", "REQUÊTE", "Les règles trouvées par une recherche plein texte.") = None,
+    question: _repeatable("--ask", "-a", "QUESTION", "Les règles de la réponse à une question, comme « ask ».") = None,
     limit: Annotated[
         Optional[int],
         typer.Option("--limit", "-n", min=1, max=200, metavar="N", help="Règles gardées par recherche (10 par défaut) et par question (5)."),

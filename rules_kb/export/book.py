@@ -36,6 +36,8 @@ from rules_kb.export.excerpt import (
 )
 from rules_kb.export.html import (
     add_card,
+    add_glossary_entry,
+    add_part,
     add_paragraph,
     add_rule_head,
     add_rule_text,
@@ -214,18 +216,16 @@ class _Book:
     def glossary_page(self) -> bytes:
         root, body = self.page("Glossaire", GLOSSARY)
         element(body, "h1", "Glossaire")
-        section = element(body, "section", "", "glossary")
-        listing = element(section, "dl")
+        listing = element(element(body, "section", "", "glossary"), "dl")
         from rules_kb.links import term_users
 
         for entry in self.kb.corpus.glossary:
             node = glossary_node(entry)
-            element(listing, "dt", entry.term, id=self.places[node][1])
-            definition = element(listing, "dd")
-            for part in entry.definition:
-                add_paragraph(definition, self.text(node, part, GLOSSARY))
-            for example in entry.examples:
-                add_paragraph(definition, self.text(node, example, GLOSSARY), "p", "example", "Exemple :")
+            definition = add_glossary_entry(
+                listing, entry.term, self.places[node][1],
+                tuple(self.text(node, part, GLOSSARY) for part in entry.definition),
+                tuple(self.text(node, example, GLOSSARY) for example in entry.examples),
+            )  # fmt: skip
             users = term_users(self.kb, entry)
             if users:
                 line = element(definition, "p", "Employé par : ", "cited-by")
@@ -251,8 +251,7 @@ class _Book:
             element(body, "h2", "Notes générales")
         placed: set[str] = set()
         for node, section in sections:
-            box = element(body, "section", "", "faq-section", id=self.places[node][1])
-            element(box, "h3", section.title)
+            box = add_part(body, "faq-section", self.places[node][1], section.title, "h3")
             for part in paragraphs(section.text):
                 add_paragraph(box, self.text(node, part, name))
             span = section.source
@@ -291,8 +290,7 @@ class _Book:
         for node, section in record_nodes(self.kb.corpus, "course").items():
             if section.course != document.id:
                 continue
-            box = element(body, "section", "", "course-section", id=self.places[node][1])
-            element(box, "h2" if section.level == 1 else "h3", section.title)
+            box = add_part(body, "course-section", self.places[node][1], section.title, "h2" if section.level == 1 else "h3")
             for paragraph in section.paragraphs:
                 if paragraph.text:
                     add_paragraph(box, self.text(node, paragraph.text, name))

@@ -259,26 +259,36 @@ def _article(main, entry: RuleEntry, excerpt: Excerpt) -> None:
     _annotations(article, entry, excerpt)
 
 
+def add_part(parent, css_class: str, anchor: str, heading: str, heading_tag: str = "h2"):
+    """A ``<section>`` of a page with its heading."""
+    section = element(parent, "section", "", css_class, id=anchor)
+    element(section, heading_tag, heading)
+    return section
+
+
+def add_glossary_entry(listing, term: str, anchor: str, texts: tuple[Paragraph, ...], examples: tuple[Paragraph, ...]):
+    """A glossary entry in a ``<dl>``: the term (anchored), then its
+    definition and examples; returns the ``<dd>``."""
+    element(listing, "dt", term, id=anchor)
+    definition = element(listing, "dd")
+    for paragraph in texts:
+        add_paragraph(definition, paragraph)
+    for example in examples:
+        add_paragraph(definition, example, "p", "example", "Exemple :")
+    return definition
+
+
 def _glossary(body, items: tuple[GlossaryItem, ...]) -> None:
-    if not items:
-        return
-    section = element(body, "section", "", "glossary", id="glossaire")
-    element(section, "h2", "Glossaire")
-    listing = element(section, "dl")
-    for item in items:
-        element(listing, "dt", item.entry.term, id=item.anchor)
-        definition = element(listing, "dd")
-        for paragraph in item.paragraphs:
-            add_paragraph(definition, paragraph)
-        for example in item.examples:
-            add_paragraph(definition, example, "p", "example", "Exemple :")
+    if items:
+        listing = element(add_part(body, "glossary", "glossaire", "Glossaire"), "dl")
+        for item in items:
+            add_glossary_entry(listing, item.entry.term, item.anchor, item.paragraphs, item.examples)
 
 
 def _cards(body, items: tuple[CardItem, ...]) -> None:
     if not items:
         return
-    section = element(body, "section", "", "cards", id="cartes")
-    element(section, "h2", "Cartes de la FAQ")
+    section = add_part(body, "cards", "cartes", "Cartes de la FAQ")
     for item in items:
         add_card(section, item.card, item.anchor)
         _rulings(section[-1], item.rulings, "Décisions")
@@ -303,9 +313,7 @@ def add_card(parent, card, anchor: str):
 def _notes(body, notes: tuple[Note, ...]) -> None:
     if not notes:
         return
-    section = element(body, "section", "", "notes", id="notes")
-    element(section, "h2", "Règles citées hors de l'extrait")
-    listing = element(section, "ol")
+    listing = element(add_part(body, "notes", "notes", "Règles citées hors de l'extrait"), "ol")
     for note in notes:
         item = element(listing, "li", "", id=f"n{note.number}")
         element(item, "p", f"« {note.reference} »", "reference")
