@@ -67,7 +67,7 @@ def _flag(name: str, help: str):
 def _repeatable(name: str, short: str, metavar: str, help: str):
     """A text option ``name`` that may be given several times (a list, None if never)."""
     return Annotated[
-        Optional[list[str]], typer.Option(name, short, metavar=metavar, help=f"{help} (option répétable)")
+        Optional[list[str]], typer.Option(name, short, metavar=metavar, help=f"{help.rstrip('.')} (option répétable).")
     ]
 
 
