@@ -3,7 +3,7 @@
     .venv/bin/python bench/eval_ask.py            # figures and misses
     .venv/bin/python bench/eval_ask.py --json     # the same, as JSON
 
-Reads ``tests/eval/questions.jsonl`` (see :mod:`rules_kb.evaluation` for
+Reads ``tests/eval/questions.jsonl`` (see :mod:`bench.evaluation` for
 the format, recall@k and MRR), runs ``ask`` (5 rules a question) and the
 baseline (Whoosh defaults on the raw rule texts), and prints recall@1,
 recall@3, recall@5 and MRR of both, then every question ``ask`` misses at
@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_kb.evaluation import CUTOFFS, ask_system, baseline_system, load_questions, score  # noqa: E402
-from rules_kb.kb import KnowledgeBase  # noqa: E402
+from bench.evaluation import CUTOFFS, ask_system, baseline_system, load_questions, score  # noqa: E402
+from rules_kb import loader  # noqa: E402
 
 QUESTIONS = ROOT / "tests" / "eval" / "questions.jsonl"
 
@@ -34,7 +34,7 @@ def main() -> int:
     args = parser.parse_args()
 
     questions = load_questions(args.questions)
-    kb = KnowledgeBase.open()
+    kb = loader.open()
     systems = {"ask": score(questions, ask_system(kb)), "bm25": score(questions, baseline_system(kb))}
     if args.json:
         print(json.dumps({

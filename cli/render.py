@@ -1,19 +1,20 @@
-"""Rich rendering of the library's results, in French. No logic lives here."""
+"""Rendering of the library's results, in French: Rich in a terminal, plain
+text elsewhere (:mod:`cli.output`). No logic lives here: results carry what
+is shown."""
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.padding import Padding
-from rich.text import Text
+from cli.output import Console, Padding, Table, Text
+from rules_kb.core.model import Card, GlossaryEntry, RecordKind, Rule, Ruling
+from rules_kb.core.text import first_sentence
+from rules_kb.lookup.rules import describe
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console()
+err_console = Console(stderr=True)
 
 _MATCH_STYLE = "bold yellow"
-#: How a record of each level (rules_kb.numbers.Level value) and its children are named.
-_LEVEL_NAMES = {0: ("Chapitre", "Sections"), 1: ("Section", "Règles"), 2: ("Règle", "Sous-règles"), 3: ("Sous-règle", "")}
 _NUMBER_STYLE = "bold cyan"
 
 
@@ -25,10 +26,13 @@ def error(message: str) -> None:
 @contextmanager
 def build_progress():
     """Yield a ``progress(description, completed, total)`` callback that shows
-    a Rich progress bar on standard error while the index is built."""
+    a Rich progress bar on standard error (a terminal) while the index is built."""
     state: dict = {}
 
     def report(description: str, completed: int, total: int) -> None:
+        state["built"] = True
+        if not err_console.is_terminal:
+            return
         if "progress" not in state:
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
@@ -37,7 +41,7 @@ def build_progress():
                 BarColumn(),
                 TaskProgressColumn(),
                 TextColumn("{task.description}"),
-                console=err_console,
+                console=err_console.rich_console(),
                 transient=True,
             )
             progress.start()
@@ -55,7 +59,8 @@ def build_progress():
         raise
     if "progress" in state:
         state["progress"].stop()
-        err_console.print("Index construit ; les prochaines consultations seront immédiates.", style="dim")
+    if state.get("built"):
+        err_console.print(Text("Index construit ; les prochaines consultations seront immédiates.", style="dim"))
 
 
 def _highlighted(snippet: str, matches) -> Text:
@@ -91,13 +96,14 @@ def _rule_block(rule, indent: str = "") -> Text:
     return block
 
 
-def lookup(result, kb, only: bool = False) -> None:
-    """``show``: context chain, the rule with its examples, notes, source, subrules."""
+def lookup(result, only: bool = False, note=lambda note: note.text) -> None:
+    """``show``: context chain, the rule with its examples, notes (each worded
+    by ``note``), source, subrules, then what the graph says of it."""
     rule = result.rule
-    documents = {d.id: d for d in kb.corpus.documents}
+    documents = result.documents
     document = documents.get(rule.source.document)
     title = document.title if document else rule.source.document
-    name, children_name = _LEVEL_NAMES[int(rule.level)]
+    name, children_name = rule.level.label, rule.level.children_label
     console.print(Text.assemble((f"{name} ", "bold"), (rule.number, _NUMBER_STYLE), (f"  — édition {rule.edition}", "dim")))
     if result.ancestors:
         context = Text("Contexte : ", style="dim")
@@ -111,8 +117,8 @@ def lookup(result, kb, only: bool = False) -> None:
         console.print(context)
     console.print()
     console.print(_rule_block(rule))
-    for note in result.notes:
-        console.print(Text.assemble(("\nNote : ", "bold yellow"), note))
+    for item in result.notes:
+        console.print(Text.assemble(("\nNote : ", "bold yellow"), note(item)))
     file = document.file if document else rule.source.document
     lines = (
         f"ligne {rule.source.line_start}"
@@ -136,7 +142,7 @@ def lookup(result, kb, only: bool = False) -> None:
         for child in () if only else subrules:
             console.print(Padding(_rule_block(child), (0, 0, 0, 4)))
     if result.links is not None:
-        _links(result, kb, only)
+        _links(result, only)
 
 
 def _diff_text(diff) -> Text:
@@ -156,9 +162,6 @@ def _diff_text(diff) -> Text:
 
 def _link_line(link, detail: str = "") -> Text:
     """One record at the end of a graph edge, on one line."""
-    from rules_kb.links import describe, first_sentence
-    from rules_kb.model import Card, GlossaryEntry, Rule, Ruling
-
     record = link.record
     line = Text("  • ")
     if isinstance(record, Rule):
@@ -183,7 +186,7 @@ def _link_line(link, detail: str = "") -> Text:
     return line
 
 
-def _links(result, kb, only: bool) -> None:
+def _links(result, only: bool) -> None:
     """``show``: the rule's neighbourhood in the graph, one section each."""
     links = result.links
     sections = [
@@ -272,33 +275,27 @@ def exported(result) -> None:
     err_console.print(f"Extrait {names[result.format]} écrit dans « {result.output} » : {', '.join(parts)}.")
 
 
-def search(result, kb) -> None:
+def search(result) -> None:
     """``search``: ranked hits with their kind, origin and highlighted snippet;
     a card is followed by its rulings."""
-    from rules_kb.query import KINDS
-
     if not result.hits:
         console.print(f"Aucun résultat pour « {result.query} ». Essayez moins de mots ou des synonymes.")
         return
     console.print(Text(f"{len(result.hits)} résultat(s) pour « {result.query} » :", style="bold"))
-    files = {d.id: d.file for d in kb.corpus.documents}
-    cards = {card.name: card for card in kb.corpus.cards}
     for rank, hit in enumerate(result.hits, start=1):
-        where = f"{files.get(hit.document, hit.document)}, ligne {hit.line}"
+        where = f"{hit.file}, ligne {hit.line}"
         edition = f", édition {hit.edition}" if hit.edition else ""
         label, title = hit.id, (hit.title if hit.title != hit.id else "")
         if hit.kind == "ruling":
             about, _, number = hit.id.rpartition("#")
             label, title = f"Décision {number}", f"« {about} »"
-        _ranked(rank, label, title, f"{KINDS.get(hit.kind, hit.kind)}{edition} — {where}, score {hit.score:.2f}", hit)
-        card = cards.get(hit.id) if hit.kind == "card" else None
-        for ruling in card.rulings if card else ():
-            console.print(Padding(Text.assemble(("• ", "bold"), ruling.text), (0, 0, 0, 5)))
+        _ranked(rank, label, title, f"{RecordKind(hit.kind).label}{edition} — {where}, score {hit.score:.2f}", hit)
+        for ruling in hit.rulings:
+            console.print(Padding(Text.assemble(("• ", "bold"), ruling), (0, 0, 0, 5)))
 
 
-def definition(result, kb) -> None:
+def definition(result) -> None:
     """``define``: the entry, its examples, cited rules, pointers followed, other fits."""
-    files = {d.id: d.file for d in kb.corpus.documents}
     _entry(result.entry)
     if result.match != "exact":
         console.print(Text(f"(terme le plus proche de « {result.query} », similarité {result.score:.0f} %)", style="dim"))
@@ -318,7 +315,7 @@ def definition(result, kb) -> None:
             console.print(_link_line(link, f"« {link.text} »"))
     source = result.entry.source
     console.print(
-        Text(f"\nSource : glossaire, édition {result.entry.edition}, {files.get(source.document, source.document)}, "
+        Text(f"\nSource : glossaire, édition {result.entry.edition}, {result.document.file if result.document else source.document}, "
              f"lignes {source.line_start}–{source.line_end}", style="dim")
     )
     if result.alternatives:
@@ -355,8 +352,7 @@ def _concept_line(concept) -> Text:
 
 def answer(result, explain: bool = False) -> None:
     """``ask``: concepts recognised, rules with why, glossary, FAQ rulings, checker."""
-    from rules_kb.ask import PARTS
-    from rules_kb.links import first_sentence
+    from rules_kb.ask.answer import PARTS
 
     console.print(Text.assemble(("Question : ", "bold"), result.question))
     if result.unknown:
@@ -432,13 +428,6 @@ def answer(result, explain: bool = False) -> None:
                 Text("  Le scénario construit : rules-kb ask \"…\" --scenario > situation.toml, "
                      "puis rules-kb check situation.toml", style="dim")
             )  # fmt: skip
-
-
-def scenario_text(text: str) -> None:
-    """``ask --scenario``: the TOML, as is (to redirect into a file)."""
-    import sys
-
-    sys.stdout.write(text)
 
 
 def index_summary(data: dict) -> None:
@@ -536,12 +525,9 @@ def _pt(power, toughness) -> str:
     return "" if power is None else f"{power}/{toughness}"
 
 
-def _state_tables(state, title: str, edition) -> None:
+def _state_tables(state, title: str, layering) -> None:
     """Players and objects of a checker state, as two tables; objects as
-    the continuous effects of ``edition`` make them."""
-    from rich.table import Table
-
-    from rules_kb.checker.characteristics import characteristics
+    the continuous effects make them (``layering``: those of ``state``)."""
     from rules_kb.checker.report import type_line
 
     console.print(Text(f"\n{title}", style="bold"))
@@ -556,7 +542,7 @@ def _state_tables(state, title: str, edition) -> None:
     console.print(Padding(players, (0, 0, 0, 2)))
     if not state.objects:
         return
-    seen = characteristics(state, edition)
+    seen = layering.final
     rows = []
     for obj in state.objects:
         now = seen.get(obj.id)
@@ -594,11 +580,8 @@ def _layers(report) -> None:
     """The continuous effects: for each permanent they modified, its printed
     values, then each layer with the effects in the order they applied, why,
     and what changed; then the rules cited."""
-    from rich.table import Table
-
     from rules_kb.checker.layers import StepKind
     from rules_kb.checker.report import changes, summary
-    from rules_kb.links import first_sentence
 
     layering = report.layering
     state = report.resolution.initial
@@ -652,11 +635,10 @@ def _layers(report) -> None:
         console.print(line)
 
 
-def check_report(report, kb) -> None:
+def check_report(report) -> None:
     """``check``: starting state, each round of state-based effects with the
     rules' texts, final state and outcome."""
-    from rules_kb.checker.report import ACTION_LABELS, REGENERATION_LABELS, object_label
-    from rules_kb.links import first_sentence
+    from rules_kb.checker.report import object_label
 
     resolution = report.resolution
     scenario = report.scenario
@@ -667,7 +649,7 @@ def check_report(report, kb) -> None:
         heading.append(f"  ({scenario.path})", style="dim")
     console.print(heading)
     console.print(Text(f"Édition {resolution.edition.id} : {resolution.edition.description}", style="dim"))
-    _state_tables(resolution.initial, "État de départ", resolution.edition)
+    _state_tables(resolution.initial, "État de départ", resolution.initial_layering)
     _layers(report)
     before = resolution.initial
     for number, round_ in enumerate(resolution.rounds, 1):
@@ -690,10 +672,10 @@ def check_report(report, kb) -> None:
                 who = [object_label(before, oid) for oid in event.objects] + list(event.players)
                 item = Text("    • ")
                 item.append(", ".join(who), style="bold")
-                item.append(f" : {ACTION_LABELS[event.action]}")
+                item.append(f" : {event.action.label}")
                 item.append(f" — {event.reason}.", style="dim")
                 if event.action.regeneration is not None:
-                    item.append(" " + REGENERATION_LABELS[event.action.regeneration].capitalize() + ".")
+                    item.append(" " + event.action.regeneration_label.capitalize() + ".")
                 console.print(item)
                 for other in event.see_also:
                     cited = report.texts.get(other)
@@ -705,7 +687,7 @@ def check_report(report, kb) -> None:
         before = round_.state
     if resolution.rounds:
         console.print(Text("\nPlus aucun effet basé sur un état ne s'applique.", style="dim"))
-        _state_tables(resolution.final, "État final", resolution.edition)
+        _state_tables(resolution.final, "État final", resolution.final_layering)
     else:
         console.print(Text("\nAucun effet basé sur un état ne s'applique : rien ne change.", style="bold"))
     outcome = resolution.outcome

@@ -1,151 +1,301 @@
-"""Running the Typer app with French help and French command-line errors.
+"""The command line's grammar: every command, its arguments and options, with
+French help, and French messages for a malformed command line (exit code 2).
 
-Typer (through its bundled Click) writes usage errors in English; here they
-are caught and said again in French, with the command's usage and a hint,
-exit code 2.
+Built on :mod:`argparse` (the standard library's parser, read in a
+millisecond: a lookup must start in a few). :func:`parse` returns the
+parsed options, or the exit code when it printed help or an error.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 
-import typer
-
-try:  # Typer ≥ 0.20 bundles its own Click
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover - older Typer depends on Click
-    from click import exceptions as click_exceptions
-
 HELP_TEXT = "Affiche cette aide et quitte."
+PROGRAM = "rules-kb"
 
-#: French for the strings Typer passes through ``gettext`` (help sections, usage errors).
-TRANSLATIONS = {
-    "Arguments": "Arguments",
-    "Options": "Options",
-    "Commands": "Commandes",
-    "required": "obligatoire",
-    "env var: {var}": "variable d'environnement : {var}",
-    "default: {default}": "défaut : {default}",
-    "(dynamic)": "(dynamique)",
-    "Missing command.": "Commande manquante.",
-    "No such command {name!r}.": "Commande inconnue : {name!r}.",
-    "Aborted!": "Interrompu.",
-}
-
-#: English fragments of parameter errors and their French (regex, replacement).
-_DETAILS = (
-    (r"Input should be a valid integer.*", "un nombre entier est attendu"),
-    (r"Input should be greater than or equal to (\S+?)\.?$", r"la valeur doit être au moins \1"),
-    (r"Input should be less than or equal to (\S+?)\.?$", r"la valeur doit être au plus \1"),
-    (r"Input should be greater than (\S+?)\.?$", r"la valeur doit être supérieure à \1"),
-    (r"Input should be less than (\S+?)\.?$", r"la valeur doit être inférieure à \1"),
-    (r"'?(.*?)'? is not a valid (?:integer|int range)\.?", r"« \1 » n'est pas un nombre entier"),
-    (r"(\S+) is not in the range (\S+?)\.?", r"« \1 » n'est pas dans l'intervalle \2"),
+_DESCRIPTION = (
+    "Consultation des règles complètes de Magic : l'Assemblée, en français, pour les arbitres : règles par "
+    "numéro, glossaire, recherche, questions, effets basés sur un état d'une situation de jeu."
 )
+_CORPUS_HELP = (
+    "Dossier de corpus à utiliser (manifest.toml et documents) ; à défaut, la variable RULES_KB_CORPUS, "
+    "sinon le corpus intégré."
+)
+_JSON_HELP = "Affiche un document JSON (formes décrites dans le README)."
+_EDITION_HELP = "Édition des règles (par exemple 2004)."
 
 
-def _gettext_fr(message: str) -> str:
-    return TRANSLATIONS.get(message, message)
+class UsageError(Exception):
+    """A malformed command line; ``parser`` is the (sub)command's parser."""
+
+    def __init__(self, message: str, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+        super().__init__(message)
 
 
-def _french_formatter(base):
-    class FrenchHelpFormatter(base):
-        def write_usage(self, prog, args="", prefix=None):
-            super().write_usage(prog, args, "Utilisation : " if prefix is None else prefix)
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, laid out and worded in French."""
 
-    return FrenchHelpFormatter
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=30, width=100)
 
+    def add_usage(self, usage, actions, groups, prefix=None) -> None:
+        super().add_usage(usage, actions, groups, "Utilisation : " if prefix is None else prefix)
 
-def install_french() -> None:
-    """Make Typer's help and usage errors French (gettext strings, usage prefix)."""
-    import typer.core
-
-    typer.core._ = _gettext_fr
-
-
-def _translate_help(command, context) -> None:
-    """Translate the help option of ``command`` and of its subcommands."""
-    option = command.get_help_option(context)
-    if option is not None:
-        option.help = HELP_TEXT
-    for name, sub in getattr(command, "commands", {}).items():
-        sub_context = type(context)(sub, info_name=name, parent=context, **sub.context_settings)
-        _translate_help(sub, sub_context)
+    def _format_action_invocation(self, action) -> str:
+        if action.option_strings and action.nargs != 0:
+            return ", ".join(action.option_strings) + " " + self._format_args(action, self._get_default_metavar_for_optional(action))
+        return super()._format_action_invocation(action)
 
 
-def _param_name(error) -> str:
-    param = getattr(error, "param", None)
-    if param is None:
-        hint = getattr(error, "param_hint", None)
-        if isinstance(hint, (list, tuple)):
-            return " / ".join(hint)
-        return hint or ""
-    if getattr(param, "param_type_name", "") == "argument":
-        return getattr(param, "metavar", None) or (param.name or "").upper()
-    return " / ".join(getattr(param, "opts", ()) or (param.name or "",))
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises :class:`UsageError` instead of exiting."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        kwargs.setdefault("add_help", False)
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "Arguments"
+        self._optionals.title = "Options"
+        self.add_argument("-h", "--help", action="help", help=HELP_TEXT)
+
+    def error(self, message: str):
+        raise UsageError(message, self)
 
 
-def french_message(error) -> str:
-    """The French sentence for a command-line (usage) error."""
-    if isinstance(error, click_exceptions.NoSuchOption):
-        message = f"Option inconnue : {error.option_name}."
-        if error.possibilities:
-            message += f" Vouliez-vous dire : {', '.join(sorted(error.possibilities))} ?"
-        return message
-    if isinstance(error, click_exceptions.MissingParameter):
-        return f"Il manque {_param_name(error) or 'un paramètre'}."
-    if isinstance(error, click_exceptions.BadParameter):
-        name = _param_name(error)
-        detail = error.message.strip()
-        for pattern, french in _DETAILS:
-            match = re.fullmatch(pattern, detail)
-            if match:
-                detail = match.expand(french)
-                break
-        return f"Valeur invalide pour {name} : {detail}."
-    if isinstance(error, click_exceptions.BadOptionUsage):
-        return f"Option {error.option_name} mal employée : elle attend une valeur."
-    message = error.message
-    extra = re.fullmatch(r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", message)
-    if extra:
-        extra = extra.group(1)
-        return (
-            f"Argument en trop : {extra}. Mettez une phrase entre guillemets : "
-            "rules-kb ask \"ma créature meurt ?\"."
+def _bounded(low: int, high: int):
+    """An argparse type: an integer from ``low`` to ``high``."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"« {text} » n'est pas un nombre entier") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"« {text} » n'est pas dans l'intervalle {low}<=x<={high}")
+        return value
+
+    read.__name__ = "nombre"
+    return read
+
+
+def _common(parser: argparse.ArgumentParser, edition: bool = False) -> None:
+    if edition:
+        parser.add_argument("--edition", "-e", metavar="ÉDITION", help=_EDITION_HELP)
+    parser.add_argument("--json", action="store_true", help=_JSON_HELP)
+    parser.add_argument("--corpus", metavar="DOSSIER", help=_CORPUS_HELP)
+
+
+def _limit(parser, what: str, default: int, high: int = 200) -> None:
+    parser.add_argument(
+        "--limit", "-n", type=_bounded(1, high), default=default, metavar="N",
+        help=f"Nombre maximal de {what} ({default} par défaut).",
+    )  # fmt: skip
+
+
+def _repeatable(parser, name: str, short: str, metavar: str, help: str, dest: str | None = None) -> None:
+    parser.add_argument(name, short, action="append", metavar=metavar, dest=dest, help=f"{help.rstrip('.')} (option répétable).")
+
+
+def build() -> tuple[_Parser, dict[str, _Parser]]:
+    """The parser of ``rules-kb``, and the parser of each command by name (``"corpus list"``)."""
+    root = _Parser(prog=PROGRAM, description=_DESCRIPTION, usage=f"{PROGRAM} COMMANDE [ARGUMENTS]...")
+    commands = root.add_subparsers(dest="name", title="Commandes", metavar="COMMANDE", parser_class=_Parser, prog=PROGRAM)
+    parsers: dict[str, _Parser] = {"": root}
+
+    def command(name: str, summary: str, description: str, arguments: str, parent=commands, full: str = ""):
+        parser = parent.add_parser(
+            name, help=summary, description=description, usage=f"{PROGRAM} {full or name} [OPTIONS] {arguments}".rstrip()
         )
-    if message.startswith("Commande inconnue"):
-        return message.replace("Did you mean", "Vouliez-vous dire")
+        parser.set_defaults(command=full or name)
+        parsers[full or name] = parser
+        return parser
+
+    show = command(
+        "show", "Affiche une règle par son numéro.",
+        "Affiche une règle par son numéro : contexte, exemples, sous-règles, puis ce qu'elle cite, ce qui la cite, "
+        "ses termes du glossaire, les décisions de la FAQ et ses autres éditions.", "NUMÉRO",
+    )  # fmt: skip
+    show.add_argument("number", metavar="NUMÉRO", help="Numéro de règle : 420.5c, 420.5, 420 ou 4.")
+    show.add_argument("--only", action="store_true", help="La règle seule, sans ses sous-règles.")
+    _common(show, edition=True)
+
+    search = command(
+        "search", "Recherche plein texte dans tout le corpus.",
+        "Recherche plein texte dans tout le corpus : règles, glossaire, cartes et décisions de la FAQ, cours.", "REQUÊTE",
+    )  # fmt: skip
+    search.add_argument("query", metavar="REQUÊTE", help="Mots à chercher, par exemple « blessures fatales ».")
+    _repeatable(search, "--kind", "-k", "TYPE", "Ne chercher que ce type : règle, glossaire, carte, décision, faq, cours")
+    _limit(search, "résultats", 10)
+    _common(search, edition=True)
+
+    define = command(
+        "define", "Définition d'un terme du glossaire.",
+        "Définition d'un terme du glossaire (accents, pluriels et fautes de frappe tolérés).", "TERME",
+    )  # fmt: skip
+    define.add_argument("term", metavar="TERME", help="Terme du glossaire, même approximatif : « pietinement », « contrecarer ».")
+    _common(define)
+
+    ask = command(
+        "ask", "Les règles qui s'appliquent à une situation.",
+        "Les règles qui s'appliquent à une situation décrite en mots de joueur, avec le glossaire, la FAQ et la "
+        "vérification.", "QUESTION",
+    )  # fmt: skip
+    ask.add_argument("question", metavar="QUESTION", help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».")
+    _limit(ask, "règles", 5)
+    ask.add_argument("--explain", action="store_true",
+                     help="Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores.")  # fmt: skip
+    ask.add_argument("--scenario", action="store_true",
+                     help="Affiche seulement le scénario TOML construit d'après la question, à compléter puis passer à « check ».")  # fmt: skip
+    _common(ask, edition=True)
+
+    check = command(
+        "check", "Effets continus et effets basés sur un état d'un scénario.",
+        "Calcule les caractéristiques couche par couche (effets continus, 418.5), puis applique les effets basés "
+        "sur un état (420) à un scénario : chaque couche et chaque vérification, les règles citées avec leur texte, "
+        "l'état final et le résultat.", "[SCÉNARIO]",
+    )  # fmt: skip
+    check.add_argument(
+        "scenario", metavar="SCÉNARIO", nargs="?",
+        help="Fichier de scénario TOML (« - » : entrée standard) ; avec --example, le nom d'un exemple.",
+    )  # fmt: skip
+    check.add_argument("--example", action="store_true",
+                       help="Liste les scénarios d'exemple fournis ; avec un nom, affiche cet exemple, à copier puis modifier.")  # fmt: skip
+    _common(check, edition=True)
+
+    graph = command(
+        "graph", "Le voisinage d'une règle ou d'un terme dans le graphe des règles.",
+        "Le voisinage d'une règle ou d'un terme dans le graphe des règles, pour en faire une image.", "RÈGLE_OU_TERME",
+    )  # fmt: skip
+    graph.add_argument("target", metavar="RÈGLE_OU_TERME", help="Numéro de règle (418.5a) ou terme du glossaire (« Couche »).")
+    graph.add_argument("--depth", "-d", type=_bounded(0, 5), default=1, metavar="N", help="Distance maximale au centre (1 par défaut).")
+    graph.add_argument("--format", "-f", default="dot", metavar="FORMAT", help="json, dot (Graphviz) ou mermaid (dot par défaut).")
+    _repeatable(
+        graph, "--relation", "-r", "RELATION",
+        "Ne suivre que ces liens : cites, uses-term, contains, counterpart, version-of, keyword, points-to, quotes, has-ruling",
+    )  # fmt: skip
+    _limit(graph, "nœuds", 60, high=500)
+    graph.add_argument("--output", "-o", metavar="FICHIER",
+                       help="Écrire dans ce fichier ; .svg, .png ou .pdf : dessiné par Graphviz (format dot).")  # fmt: skip
+    graph.add_argument("--force", action="store_true", help="Remplacer le fichier de sortie s'il existe.")
+    _common(graph, edition=True)
+
+    export = command(
+        "export", "Exporte des extraits annotés des règles, ou le livre hors ligne.",
+        "Exporte des extraits annotés des règles (Markdown, HTML imprimable, JSON), ou tout le corpus en livre HTML "
+        "hors ligne (--all).", "[SÉLECTION]...",
+    )  # fmt: skip
+    export.add_argument(
+        "selection", metavar="SÉLECTION", nargs="*",
+        help="Numéros de règles (420.5c), sections (420 : la section et ses règles), plages (418.5a-i, 418.5b-418.5g, "
+        "« 409.1a à 409.1h »).",
+    )  # fmt: skip
+    export.add_argument("--format", "-f", metavar="FORMAT",
+                        help="md (Markdown, par défaut), html (page imprimable) ou json ; à défaut, d'après l'extension de -o.")  # fmt: skip
+    export.add_argument("--output", "-o", metavar="FICHIER",
+                        help="Fichier à écrire (« - » : sortie standard, par défaut) ; avec --all, un dossier.")  # fmt: skip
+    _repeatable(export, "--term", "-t", "TERME", "Un terme du glossaire et les règles qu'il cite.")
+    _repeatable(export, "--card", "-c", "CARTE", "Une carte de la FAQ, ses décisions et les règles de ses mots-clés.")
+    _repeatable(export, "--search", "-s", "REQUÊTE", "Les règles trouvées par une recherche plein texte.")
+    _repeatable(export, "--ask", "-a", "QUESTION", "Les règles de la réponse à une question, comme « ask ».")
+    export.add_argument(
+        "--limit", "-n", type=_bounded(1, 200), metavar="N",
+        help="Règles gardées par recherche (10 par défaut) et par question (5).",
+    )  # fmt: skip
+    export.add_argument("--note", metavar="TEXTE", help="Votre note d'arbitre, placée en tête de l'extrait.")
+    export.add_argument("--no-annotations", action="store_true",
+                        help="Les textes seuls : sans liens, exemples, glossaire, décisions ni autres éditions.")  # fmt: skip
+    export.add_argument("--all", action="store_true", help="Tout le corpus en livre HTML hors ligne (un dossier de pages liées), avec -o DOSSIER.")
+    export.add_argument("--force", action="store_true", help="Remplacer le fichier (ou le livre) de sortie s'il existe.")
+    _common(export, edition=True)
+
+    index = command("index", "Reconstruit l'index du corpus.",
+                    "Reconstruit l'index du corpus (sinon construit automatiquement au premier usage).", "")  # fmt: skip
+    _common(index)
+
+    corpus = command(
+        "corpus", "Le corpus : documents, diagnostics des sources, enregistrements analysés.",
+        "Le corpus : documents, diagnostics des sources, enregistrements analysés.", "COMMANDE",
+    )  # fmt: skip
+    corpus.usage = f"{PROGRAM} corpus COMMANDE [ARGUMENTS]..."
+    below = corpus.add_subparsers(
+        dest="subname", title="Commandes", metavar="COMMANDE", parser_class=_Parser, prog=f"{PROGRAM} corpus"
+    )
+    listing = command("list", "Liste les documents du corpus.",
+                      "Liste les documents du corpus et le nombre de règles analysées dans chacun.", "",
+                      below, "corpus list")  # fmt: skip
+    _common(listing)
+    checking = command("check", "Liste les diagnostics des sources.",
+                       "Liste les diagnostics des sources : erreurs de numérotation, règles sans parent…", "",
+                       below, "corpus check")  # fmt: skip
+    checking.add_argument("--strict", action="store_true", help="Code de sortie 1 s'il y a des diagnostics.")
+    _common(checking)
+    dump = command("dump", "Affiche tous les enregistrements analysés.",
+                   "Affiche tous les enregistrements analysés (documents, règles, diagnostics).", "",
+                   below, "corpus dump")  # fmt: skip
+    _common(dump)
+    return root, parsers
+
+
+def french_message(message: str, parser: argparse.ArgumentParser) -> str:
+    """The French sentence for a command-line error (argparse's ``message``)."""
+    if found := re.fullmatch(r"unrecognized arguments: (.*)", message, re.DOTALL):
+        words = found.group(1).split()
+        options = [word for word in words if word.startswith("-")]
+        if options:
+            return f"Option inconnue : {options[0]}."
+        return (
+            f"Argument en trop : {' '.join(words)}. Mettez une phrase entre guillemets : "
+            f"{PROGRAM} ask \"ma créature meurt ?\"."
+        )
+    if found := re.fullmatch(r"the following arguments are required: (.*)", message, re.DOTALL):
+        return f"Il manque {found.group(1)}."
+    if found := re.fullmatch(r"argument (\S+): (.*)", message, re.DOTALL):
+        name, detail = found.group(1).replace("/", " / "), found.group(2)
+        if choice := re.fullmatch(r"invalid choice: '([^']*)'.*", detail, re.DOTALL):
+            return f"Commande inconnue : '{choice.group(1)}'." + _suggestion(choice.group(1), parser)
+        if detail == "expected one argument":
+            return f"Option {name} mal employée : elle attend une valeur."
+        if ignored := re.fullmatch(r"ignored explicit argument '(.*)'", detail, re.DOTALL):
+            return f"Option {name} mal employée : elle n'attend pas de valeur (« {ignored.group(1)} »)."
+        return f"Valeur invalide pour {name} : {detail}."
     return f"Ligne de commande invalide : {message}"
 
 
-def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
-    """Run ``app`` on ``args`` (default ``sys.argv[1:]``); return the exit code.
+def _suggestion(name: str, parser: argparse.ArgumentParser) -> str:
+    import difflib
 
-    Usage errors are printed in French on standard error with the command's
-    usage line and ``--help`` hint, exit code 2.
-    """
-    from typer.main import get_command
+    choices = [action.choices for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    names = list(choices[0]) if choices else []
+    close = difflib.get_close_matches(name, names, n=1)
+    return f" Vouliez-vous dire '{close[0]}' ?" if close else ""
 
-    install_french()
-    command = get_command(app)
-    command.context_class.formatter_class = _french_formatter(command.context_class.formatter_class)
-    context = command.context_class(command, info_name="rules-kb", **command.context_settings)
-    _translate_help(command, context)
-    try:
-        result = command.main(args=args, prog_name="rules-kb", standalone_mode=False)
-    except click_exceptions.NoArgsIsHelpError as error:
-        sys.stdout.write(error.ctx.get_help() + "\n")
+
+def parse(args: list[str]) -> argparse.Namespace | int:
+    """The options of ``rules-kb args``; or, having printed the help (exit
+    code 0) or a French usage error with the command's usage (exit code 2),
+    the exit code."""
+    parser, parsers = build()
+    if not args:
+        sys.stdout.write(parser.format_help())
         return 0
-    except click_exceptions.UsageError as error:
-        usage = error.ctx.get_usage() if error.ctx is not None else ""
-        path = error.ctx.command_path if error.ctx is not None else "rules-kb"
+    try:
+        options, extras = parser.parse_known_args(args)
+        if extras:
+            command = parsers.get(getattr(options, "command", "") or "", parser)
+            command.error(f"unrecognized arguments: {' '.join(extras)}")
+    except UsageError as error:
         sys.stderr.write(
-            f"{usage}\nErreur : {french_message(error)}\n"
-            f"Essayez « {path} --help » pour l'aide.\n"
+            f"{error.parser.format_usage()}Erreur : {french_message(str(error), error.parser)}\n"
+            f"Essayez « {error.parser.prog} --help » pour l'aide.\n"
         )
         return 2
-    except typer.Abort:
-        sys.stderr.write("Interrompu.\n")
-        return 130
-    return result if isinstance(result, int) else 0
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    if getattr(options, "command", None) in (None, "corpus"):
+        sys.stdout.write(parsers[getattr(options, "command", None) or ""].format_help())
+        return 0
+    return options

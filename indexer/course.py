@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from indexer.textutil import rejoin
-from rules_kb.model import CourseSection, Diagnostic, Paragraph, SourceSpan
+from rules_kb.core.model import CourseSection, Diagnostic, Paragraph, SourceSpan
 
 _BULLET_RE = re.compile(r"^\s*[•◦▪*·-]\s+")
 _NUMBERED_HEADING_RE = re.compile(r"^\s*\d+\s*[–—-]\s*\S.*?\s*:?\s*$")

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexer.textutil import LineIndex, fold, rejoin
-from rules_kb.model import (
+from rules_kb.core.model import (
     Card,
     Diagnostic,
     FaqDate,
@@ -43,8 +43,9 @@ from rules_kb.model import (
     Severity,
     SourceSpan,
 )
-from rules_kb.numbers import Level, RuleNumber
-from rules_kb.references import rule_numbers_in
+from rules_kb.core.numbers import Level, RuleNumber
+from rules_kb.core.references import REFERENCE_BEFORE, rule_numbers_in
+from rules_kb.core.vocabulary import CardType, Supertype
 
 _STATUS_RE = re.compile(r"^.{0,12}\b(?:hors|en)\s?ligne\s*$", re.IGNORECASE)
 _RANK_RE = re.compile(r"^\s*grade\s*:", re.IGNORECASE)
@@ -61,21 +62,22 @@ _EMPHASIS_RE = re.compile(r"(?<![\w_])_(?=\S)([^_]+?)(?<=\S)_(?![\w_])")
 _STRAY_UNDERSCORE_RE = re.compile(r"(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _UNTITLED_RE = re.compile(r"^\s*(?P<title>[A-ZÀ-Þ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?=(?:Le|La|Les|L['’]|Un|Une)\s)")
 
-_TYPE_WORDS = r"(?:Créature|Artefact|Enchantement|Terrain|Éphémère|Rituel|Tribal|Planeswalker)"
+#: A card type as a type line prints it first (capitalised), then after a
+#: hyphen ("Artefact-créature"), and the supertypes it may print after it.
+_TYPE_WORDS = "(?:" + "|".join(card_type.label.capitalize() for card_type in CardType) + ")"
+_SECOND_TYPE = "(?:" + "|".join(card_type.label for card_type in CardType) + ")"
+_SUPERTYPE_WORDS = "(?:" + "|".join(word for supertype in Supertype for word in supertype.inflections) + ")"
 _CARD_RE = re.compile(
     r"\s*(?P<name>\S.*?)\s+(?:(?P<cost>(?:\{[^{}\s]*\})+)\s+)?"
-    rf"(?P<type>(?:Légendaire\s+)?{_TYPE_WORDS}(?:-(?:artefact|créature|terrain))?"
-    r"(?:\s+(?:légendaire|de base|enneigée?|du monde))*)(?=\s|$)",
+    rf"(?P<type>(?:{Supertype.LEGENDARY.label.capitalize()}\s+)?{_TYPE_WORDS}(?:-{_SECOND_TYPE})?"
+    rf"(?:\s+{_SUPERTYPE_WORDS})*)(?=\s|$)",
     re.DOTALL,
 )
 _SUBTYPES_RE = re.compile(r"\s+:\s+(?P<subtypes>[a-zà-ÿœæ][^\s{]*(?:\s+[a-zà-ÿœæ][^\s{]*)*)")
 _PT_RE = re.compile(r"\s+(?P<power>[\d*X+-]+)/(?P<toughness>[\d*X+-]+)(?=\s|$)")
 
 _QUOTED_NUMBER_RE = re.compile(r"(?<![\w.,/{\-])(?P<number>\d{3}[.,]\d+[a-z]?)(?P<dot>\.)?(?=\s)")
-_REFERENCE_BEFORE_RE = re.compile(
-    r"(?:\b(?:r[èe]gles?|voir|et|à|ou|paragraphes?|sections?|[ée]tapes?|chapitres?)|[-,(–])\s*$",
-    re.IGNORECASE,
-)
+_REFERENCE_BEFORE_RE = re.compile(REFERENCE_BEFORE, re.IGNORECASE)
 _QUOTE_START = ".:!?»)"
 _TITLE_MAX_CHARS = 60
 

@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass
 
 from indexer.textutil import LineIndex, fold, rejoin
-from rules_kb.model import Diagnostic, GlossaryEntry, Severity, SourceSpan
-from rules_kb.references import rule_numbers_in
-from rules_kb.text import normalise_term
+from rules_kb.core.model import Diagnostic, GlossaryEntry, Severity, SourceSpan
+from rules_kb.core.references import KEYWORD, rule_numbers_in
+from rules_kb.core.text import term_key
 
 _HEADING = "glossaire"
 _END_HEADINGS = frozenset({"credits", "index"})
@@ -41,9 +41,7 @@ _HEADWORD_MAX_WORDS = 8
 _PARAGRAPH_LINE_CHARS = 66
 _EXAMPLE_RE = re.compile(r"^Exemples?\s*:\s*", re.IGNORECASE)
 _SEE_RE = re.compile(r"\bVoir(?:\s+aussi)?\s+(?P<rest>[^.]*(?:\.(?=\S)[^.]*)*)")
-_RULE_POINTER_RE = re.compile(
-    r"(?:(?:la|les|le)\s+)?(?:r[èe]gles?|sections?|paragraphes?|chapitres?)\s+\d", re.IGNORECASE
-)
+_RULE_POINTER_RE = re.compile(r"(?:(?:la|les|le)\s+)?" + KEYWORD + r"\s+\d", re.IGNORECASE)
 _MEANING_RE = re.compile(r"^\d+\)\s")
 _QUOTED_RE = re.compile(r"[\"«“]\s*([^\"«»“”]+?)\s*[\"»”]")
 _FORM_SPLIT_RE = re.compile(r"\s*(?:,|/)\s*")
@@ -250,12 +248,12 @@ def _check_pointers(entries: list[GlossaryEntry], document: str) -> list[Diagnos
     """A diagnostic for every "Voir X" whose X is no headword nor form."""
     known = set()
     for entry in entries:
-        known.add(normalise_term(entry.term))
-        known.update(normalise_term(form) for form in entry.forms)
+        known.add(term_key(entry.term))
+        known.update(term_key(form) for form in entry.forms)
     problems = []
     for entry in entries:
         for target in entry.see:
-            if normalise_term(target) not in known:
+            if term_key(target) not in known:
                 problems.append(
                     Diagnostic(
                         document=document,

@@ -13,7 +13,7 @@ How a rule is told apart from a reference to one:
    end of a sentence, never after a word that introduces a reference
    ("règle", "voir", "et", "à"…), and only if a blank follows it.
 3. It starts a rule only where it continues the numbering
-   (:meth:`rules_kb.numbers.RuleNumber.successors`).
+   (:meth:`rules_kb.core.numbers.RuleNumber.successors`).
 4. A number in the place of a rule that does not continue the numbering but
    has the level of the expected one, followed by a capitalised sentence, is
    a misnumbered rule: it gets the number its place calls for, keeps the
@@ -29,18 +29,16 @@ import re
 from dataclasses import dataclass
 
 from indexer.textutil import LineIndex, fold, rejoin
-from rules_kb.model import Diagnostic, Rule
-from rules_kb.numbers import Level, RuleNumber
+from rules_kb.core.model import Diagnostic, Rule
+from rules_kb.core.numbers import Level, RuleNumber
+from rules_kb.core.references import REFERENCE_BEFORE
 
 _CHAPTER_RE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?=\S)", re.MULTILINE)
 _NUMBER_RE = re.compile(
     r"(?<![\w.,/{\-])(?P<number>\d{3}(?:\.\d+[a-z]?)?)(?P<dot>\.)?(?=\s|$)"
 )
 #: Words after which a number is a reference ("Voir règle 420.5c").
-_REFERENCE_BEFORE_RE = re.compile(
-    r"(?:\b(?:r[èe]gles?|voir|et|à|ou|paragraphes?|sections?|chapitres?)|[-,–])\s*$",
-    re.IGNORECASE,
-)
+_REFERENCE_BEFORE_RE = re.compile(REFERENCE_BEFORE, re.IGNORECASE)
 _HEADING_LINE_RE = re.compile(r"^[ \t]*\d+(?:\.\d+[a-z]?)?\.?[ \t]+[^.!?:;()\n]{1,60}\n?$")
 _SENTENCE_END = '.)"!?:;»…'
 _EXAMPLE_RE = re.compile(r"(?:^|(?<=[.)\"!?»]\s))[ \t]*Exemples?\s*:\s*", re.MULTILINE)

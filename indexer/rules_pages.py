@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from indexer.rules_inline import ParsedRules
 from indexer.textutil import LineIndex, rejoin
-from rules_kb.model import Diagnostic, Rule, Severity
-from rules_kb.numbers import Level, RuleNumber
+from rules_kb.core.model import Diagnostic, Rule, Severity
+from rules_kb.core.numbers import Level, RuleNumber
 
 _SECTION_RE = re.compile(r"^[ \t]*(?P<number>\d{3})\.[ \t]+(?P<title>\S[^\n]*?)[ \t]*$", re.MULTILINE)
 _RULE_LINE_RE = re.compile(r"^[ \t]*(?P<number>\d{3}\.\d+[a-z]?)\.?[ \t]*$", re.MULTILINE)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from rules_kb.model import SourceSpan
-from rules_kb.text import fold, rejoin
+from rules_kb.core.model import SourceSpan
+from rules_kb.core.text import fold, rejoin
 
 __all__ = ["LineIndex", "fold", "rejoin"]
 

@@ -1,169 +1,61 @@
 """The JSON shapes of every command's ``--json`` output (documented in the README).
 
-Each function returns plain dicts and lists, ready for ``json.dumps``; keys
-are stable: later versions add keys, never rename or remove them.
+Each function turns a feature's result into plain dicts and lists, ready for
+``json.dumps``; it computes nothing (results carry what their shapes
+need). Keys are stable: later versions add keys, never rename or remove
+them. What a front end words its own way (a note pointing to another rule,
+the comment heading a scenario file) is given as a function by the caller.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rules_kb.kb import KnowledgeBase, Lookup
-from rules_kb.model import (
+from rules_kb.core.model import (
     Card,
     CourseSection,
     Corpus,
     Diagnostic,
-    Document,
-    FaqInfo,
-    FaqSection,
     GlossaryEntry,
     Rule,
     Ruling,
-    SourceSpan,
 )
-from rules_kb.query import Hit, SearchResult
+from rules_kb.core.text import first_sentence
+from rules_kb.core.shapes import (
+    card_dict,
+    course_section_dict,
+    diagnostic_dict,
+    diff_list,
+    document_dict,
+    faq_info_dict,
+    faq_section_dict,
+    glossary_entry_dict,
+    rule_dict,
+    ruling_dict,
+    source_dict,
+)
 
-if TYPE_CHECKING:  # importing ask (concepts, facts) would slow every command down
+if TYPE_CHECKING:  # annotations only: importing every feature would slow every command down
     from rules_kb.ask import Answer
+    from rules_kb.build.graph import Edge
+    from rules_kb.checker.layers import Layering
+    from rules_kb.checker.report import CheckReport
+    from rules_kb.core.model import Corpus
+    from rules_kb.export import Exported
+    from rules_kb.inventory import Listed, Summary
+    from rules_kb.lookup.glossary import Definition
+    from rules_kb.lookup.graph import Neighbourhood
+    from rules_kb.lookup.rules import Link, Lookup, Note, RuleLinks
+    from rules_kb.search import Hit, SearchResult
 
 
-def source_dict(source: SourceSpan) -> dict[str, Any]:
-    """``{"document", "line_start", "line_end"}``."""
-    return {"document": source.document, "line_start": source.line_start, "line_end": source.line_end}
+def note_text(note: Note) -> str:
+    """A note as the library words it (a front end may add how to show the rule it points to)."""
+    return note.text
 
 
-def rule_dict(rule: Rule) -> dict[str, Any]:
-    """``{"number", "edition", "title", "text", "examples", "parent", "children",
-    "printed_number", "quoted_from", "source": {"document", "line_start", "line_end"}}``;
-    ``quoted_from`` is the id of the FAQ that quotes the rule, else null."""
-    return {
-        "number": rule.number,
-        "edition": rule.edition,
-        "title": rule.title,
-        "text": rule.text,
-        "examples": list(rule.examples),
-        "parent": rule.parent or None,
-        "children": list(rule.children),
-        "printed_number": rule.printed_number,
-        "quoted_from": rule.quoted_from or None,
-        "source": source_dict(rule.source),
-    }
-
-
-def glossary_entry_dict(entry: GlossaryEntry) -> dict[str, Any]:
-    """``{"term", "forms", "definition", "examples", "cites", "see", "obsolete",
-    "informal", "edition", "source"}``; ``definition`` is a list of paragraphs."""
-    return {
-        "term": entry.term,
-        "forms": list(entry.forms),
-        "definition": list(entry.definition),
-        "examples": list(entry.examples),
-        "cites": list(entry.cites),
-        "see": list(entry.see),
-        "obsolete": entry.obsolete,
-        "informal": entry.informal,
-        "edition": entry.edition,
-        "source": source_dict(entry.source),
-    }
-
-
-def ruling_dict(ruling: Ruling) -> dict[str, Any]:
-    """``{"text", "card", "section", "faq", "cites", "source"}`` (``card`` or ``section`` null)."""
-    return {
-        "text": ruling.text,
-        "card": ruling.card or None,
-        "section": ruling.section or None,
-        "faq": ruling.faq,
-        "cites": list(ruling.cites),
-        "source": source_dict(ruling.source),
-    }
-
-
-def card_dict(card: Card) -> dict[str, Any]:
-    """``{"name", "mana_cost", "type_line", "rules_text", "power", "toughness",
-    "timeshifted", "faq", "rulings": [ruling_dict…], "source"}``."""
-    return {
-        "name": card.name,
-        "mana_cost": card.mana_cost,
-        "type_line": card.type_line,
-        "rules_text": card.rules_text,
-        "power": card.power or None,
-        "toughness": card.toughness or None,
-        "timeshifted": card.timeshifted,
-        "faq": card.faq,
-        "rulings": [ruling_dict(ruling) for ruling in card.rulings],
-        "source": source_dict(card.source),
-    }
-
-
-def faq_section_dict(section: FaqSection) -> dict[str, Any]:
-    """``{"title", "text", "faq", "rulings": [ruling_dict…], "source"}``."""
-    return {
-        "title": section.title,
-        "text": section.text,
-        "faq": section.faq,
-        "rulings": [ruling_dict(ruling) for ruling in section.rulings],
-        "source": source_dict(section.source),
-    }
-
-
-def faq_info_dict(info: FaqInfo) -> dict[str, Any]:
-    """``{"faq", "title", "authors", "last_changed", "dates": [{"label", "text", "iso"}], "introduction"}``."""
-    return {
-        "faq": info.faq,
-        "title": info.title,
-        "authors": list(info.authors),
-        "last_changed": info.last_changed,
-        "dates": [{"label": d.label, "text": d.text, "iso": d.iso} for d in info.dates],
-        "introduction": info.introduction,
-    }
-
-
-def course_section_dict(section: CourseSection) -> dict[str, Any]:
-    """``{"title", "level", "paragraphs": [{"text", "items"}], "points_to", "course", "source"}``."""
-    return {
-        "title": section.title,
-        "level": section.level,
-        "paragraphs": [{"text": p.text, "items": list(p.items)} for p in section.paragraphs],
-        "points_to": list(section.points_to),
-        "course": section.course,
-        "source": source_dict(section.source),
-    }
-
-
-def document_dict(document: Document, counts: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
-    """A manifest entry ``{"id", "file", "kind", "language", "edition", "date",
-    "title", "origin", "cites_edition"}``; with ``counts``, also ``"counts": {"rules",
-    "glossary", "cards", "rulings", "faq_sections", "course"}``."""
-    data: dict[str, Any] = {
-        "id": document.id,
-        "file": document.file,
-        "kind": document.kind.value,
-        "language": document.language,
-        "edition": document.edition,
-        "date": document.date,
-        "title": document.title,
-        "origin": document.origin,
-        "cites_edition": document.cites_edition,
-    }
-    if counts is not None:
-        data["counts"] = counts.get(document.id, dict.fromkeys(COUNTED, 0))
-    return data
-
-
-def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
-    """``{"document", "line", "code", "severity", "message"}``."""
-    return {
-        "document": diagnostic.document,
-        "line": diagnostic.line,
-        "code": diagnostic.code,
-        "severity": diagnostic.severity.value,
-        "message": diagnostic.message,
-    }
-
-
-def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
+def lookup_dict(lookup: Lookup, only: bool = False, note: Callable[[Note], str] = note_text) -> dict[str, Any]:
     """``show``: ``{"rule", "context", "subrules", "notes", "also_printed_on",
     "versions"}``, and with the graph (``lookup.links``) ``cites``,
     ``cited_by``, ``terms``, ``rulings``, ``cards``, ``counterparts``
@@ -174,13 +66,13 @@ def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
     the rule (a FAQ's revision), each a :func:`rule_dict` with
     ``"subrules"``; with the graph, a version also has ``score`` and
     ``diff`` (:func:`diff_list`, older text to newer), and each of its
-    subrules a ``diff``.
+    subrules a ``diff``. ``note`` words each note.
     """
     data = {
         "rule": rule_dict(lookup.rule),
         "context": [rule_dict(rule) for rule in lookup.ancestors],
         "subrules": [] if only else [rule_dict(rule) for rule in lookup.children],
-        "notes": list(lookup.notes),
+        "notes": [note(item) for item in lookup.notes],
         "also_printed_on": [rule.number for rule in lookup.also_printed_on],
         "versions": [
             {**rule_dict(rule), "subrules": [] if only else [rule_dict(child) for child in children]}
@@ -202,16 +94,14 @@ def lookup_dict(lookup: Lookup, only: bool = False) -> dict[str, Any]:
     return data
 
 
-def link_dict(link) -> dict[str, Any]:
-    """A record at the other end of a graph edge (:class:`rules_kb.links.Link`):
+def link_dict(link: Link) -> dict[str, Any]:
+    """A record at the other end of a graph edge (:class:`rules_kb.lookup.rules.Link`):
     ``{"kind", "id", "via", "document", "line"}`` plus, by kind: rule
     ``number, edition, title, excerpt``; glossary ``term, edition,
     definition`` (first sentence); ruling ``card, section, faq, text``;
     card ``name, faq``; faq-section ``title, faq``; course ``title, course``."""
-    from rules_kb.links import first_sentence
-
     record = link.record
-    data: dict[str, Any] = {"kind": link.kind, "id": link.node, "via": link.text}
+    data: dict[str, Any] = {"kind": link.kind.value, "id": link.node, "via": link.text}
     if isinstance(record, Rule):
         data.update(number=record.number, edition=record.edition, title=record.title, excerpt=first_sentence(record.text))
     elif isinstance(record, GlossaryEntry):
@@ -228,12 +118,7 @@ def link_dict(link) -> dict[str, Any]:
     return data
 
 
-def diff_list(diff) -> list[dict[str, str]]:
-    """A word diff as ``[{"op": "equal"|"delete"|"insert", "text"}]``."""
-    return [{"op": op, "text": text} for op, text in diff]
-
-
-def links_dict(links) -> dict[str, Any]:
+def links_dict(links: RuleLinks) -> dict[str, Any]:
     """The graph part of ``show --json``: ``cites``, ``cited_by``, ``terms``,
     ``rulings`` (each :func:`link_dict`; a ruling's ``via`` is ``"cite"`` or
     ``"section"``), ``cards``, ``counterparts`` (:func:`link_dict` with
@@ -250,7 +135,7 @@ def links_dict(links) -> dict[str, Any]:
     }
 
 
-def definition_dict(definition) -> dict[str, Any]:
+def definition_dict(definition: Definition) -> dict[str, Any]:
     """``define``: ``{"query", "entry", "alternatives", "match", "score", "followed", "cited_rules"}``.
 
     ``entry`` and each of ``followed`` (entries reached by "Voir") are a
@@ -299,10 +184,16 @@ def search_dict(result: SearchResult) -> dict[str, Any]:
     return {"query": result.query, "hits": [hit_dict(hit) for hit in result.hits]}
 
 
-def answer_dict(answer: Answer) -> dict[str, Any]:
+def scenario_text(answer: Answer) -> str:
+    """The scenario built from a question, as the library writes it."""
+    return answer.verification.scenario
+
+
+def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_text) -> dict[str, Any]:
     """``ask`` (see the README for the shape): the question, what was
     recognised, the rules with their score parts, the glossary terms, the
-    FAQ rulings, and the checker's ``check --json`` document (or null)."""
+    FAQ rulings, and the checker's ``check --json`` document (or null);
+    ``scenario`` writes the scenario file of the question."""
     verification = answer.verification
     return {
         "question": answer.question,
@@ -342,57 +233,42 @@ def answer_dict(answer: Answer) -> dict[str, Any]:
             "applied": list(verification.applied),
             "examined": list(verification.examined),
             "note": verification.note or None,
-            "scenario": verification.scenario or None,
+            "scenario": scenario(answer) if verification.scenario else None,
         },
         "terms": list(answer.terms),
         "query": answer.parsed,
     }
 
 
-#: Record kinds counted per document, in the order ``corpus list`` shows them.
-COUNTED = ("rules", "glossary", "cards", "rulings", "faq_sections", "course")
-
-
-def record_counts(corpus: Corpus) -> dict[str, dict[str, int]]:
-    """``{document id: {"rules", "glossary", "cards", "rulings", "faq_sections", "course"}}``."""
-    counts = {document.id: dict.fromkeys(COUNTED, 0) for document in corpus.documents}
-    for name in COUNTED:
-        for record in getattr(corpus, name):
-            counts.setdefault(record.source.document, dict.fromkeys(COUNTED, 0))[name] += 1
-    return counts
-
-
-def index_dict(kb: KnowledgeBase) -> dict[str, Any]:
+def index_dict(summary: Summary) -> dict[str, Any]:
     """``index``: ``{"folder", "cache", "fingerprint", "rules", "glossary", "cards",
     "rulings", "faq_sections", "course", "diagnostics"}`` (counts)."""
-    data: dict[str, Any] = {"folder": kb.corpus.folder, "cache": str(kb.cache_dir), "fingerprint": kb.corpus.fingerprint}
-    for name in COUNTED:
-        data[name] = len(getattr(kb.corpus, name))
-    data["diagnostics"] = len(kb.diagnostics)
+    data: dict[str, Any] = {"folder": summary.folder, "cache": summary.cache, "fingerprint": summary.fingerprint}
+    data.update(summary.counts)
+    data["diagnostics"] = summary.diagnostics
     return data
 
 
-def corpus_list_dict(kb: KnowledgeBase) -> dict[str, Any]:
+def corpus_list_dict(folder: str, listed: tuple[Listed, ...]) -> dict[str, Any]:
     """``corpus list``: ``{"folder", "documents": [document_dict + counts + parsed]}``."""
-    counts = record_counts(kb.corpus)
     documents = []
-    for document in kb.corpus.documents:
-        data = document_dict(document, counts)
-        data["parsed"] = document.id in kb.corpus.parsed_documents
+    for item in listed:
+        data = document_dict(item.document, {item.document.id: item.counts})
+        data["parsed"] = item.parsed
         documents.append(data)
-    return {"folder": kb.corpus.folder, "documents": documents}
+    return {"folder": folder, "documents": documents}
 
 
-def corpus_check_dict(kb: KnowledgeBase) -> dict[str, Any]:
+def corpus_check_dict(diagnostics: tuple[Diagnostic, ...]) -> dict[str, Any]:
     """``corpus check``: ``{"diagnostics": [diagnostic_dict…]}``."""
-    return {"diagnostics": [diagnostic_dict(d) for d in kb.diagnostics]}
+    return {"diagnostics": [diagnostic_dict(d) for d in diagnostics]}
 
 
-def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
+def corpus_dump_dict(corpus: Corpus, listed: tuple[Listed, ...]) -> dict[str, Any]:
     """``corpus dump``: ``{"documents", "rules", "glossary", "cards", "rulings",
-    "faq_sections", "faqs", "course", "diagnostics"}``, every parsed record."""
-    corpus = kb.corpus
-    counts = record_counts(corpus)
+    "faq_sections", "faqs", "course", "diagnostics"}``, every parsed record
+    (``corpus.diagnostics``: the parsers' and the graph's)."""
+    counts = {item.document.id: item.counts for item in listed}
     return {
         "documents": [document_dict(d, counts) for d in corpus.documents],
         "rules": [rule_dict(rule) for rule in corpus.rules],
@@ -402,7 +278,7 @@ def corpus_dump_dict(kb: KnowledgeBase) -> dict[str, Any]:
         "faq_sections": [faq_section_dict(section) for section in corpus.faq_sections],
         "faqs": [faq_info_dict(info) for info in corpus.faqs],
         "course": [course_section_dict(section) for section in corpus.course],
-        "diagnostics": [diagnostic_dict(d) for d in kb.diagnostics],
+        "diagnostics": [diagnostic_dict(d) for d in corpus.diagnostics],
     }
 
 
@@ -451,13 +327,11 @@ def _object_dict(obj, seen) -> dict[str, Any]:
     }
 
 
-def game_state_dict(state, edition=None) -> dict[str, Any]:
+def game_state_dict(state, layering: Layering) -> dict[str, Any]:
     """``{"permanents", "spells", "players"}``: a checker state
     (:class:`rules_kb.checker.state.GameState`), each object as the
-    continuous effects of ``edition`` (default 2004) make it."""
-    from rules_kb.checker.characteristics import characteristics
-
-    seen = characteristics(state, edition)
+    continuous effects make it (``layering``: those computed for ``state``)."""
+    seen = layering.final
     return {
         "permanents": [_object_dict(obj, seen.get(obj.id)) for obj in state.objects if obj.source == "permanent"],
         "spells": [_object_dict(obj, seen.get(obj.id)) for obj in state.objects if obj.source == "spell"],
@@ -539,7 +413,7 @@ def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
     }
 
 
-def check_dict(report) -> dict[str, Any]:
+def check_dict(report: CheckReport) -> dict[str, Any]:
     """``check``: the scenario's state-based effects (see the README for the shape)."""
     resolution = report.resolution
     outcome = resolution.outcome
@@ -547,11 +421,11 @@ def check_dict(report) -> dict[str, Any]:
         "edition": resolution.edition.id,
         "scenario": report.scenario.path or None,
         "title": report.scenario.title,
-        "initial": game_state_dict(resolution.initial, resolution.edition),
+        "initial": game_state_dict(resolution.initial, resolution.initial_layering),
         "rounds": [
             {"events": [event_dict(event, report.texts) for event in round_.events]} for round_ in resolution.rounds
         ],
-        "final": game_state_dict(resolution.final, resolution.edition),
+        "final": game_state_dict(resolution.final, resolution.final_layering),
         "outcome": {
             "losers": list(outcome.losers),
             "draw": outcome.draw,
@@ -577,7 +451,7 @@ def example_dict(example) -> dict[str, Any]:
     return {"name": example.name, "title": example.title, "text": example.text}
 
 
-def export_dict(exported) -> dict[str, Any]:
+def export_dict(exported: Exported) -> dict[str, Any]:
     """``export --json``: ``{"format", "output", "files", "rules",
     "glossary", "cards", "notes", "warnings", "content"}``: where it was
     written (``output`` null: standard output, the exported text then in
@@ -598,10 +472,32 @@ def export_dict(exported) -> dict[str, Any]:
     }
 
 
-def error_dict(error: Exception) -> dict[str, Any]:
-    """``{"error": {"type", "message"}}``: what ``--json`` prints on a user error;
-    a scenario error adds ``"file"``, ``"line"`` (null if unknown) and ``"key"``."""
-    data = {"type": type(error).__name__, "message": str(error)}
+def error_dict(error: Exception, message: str | None = None) -> dict[str, Any]:
+    """``{"error": {"type", "message"}}``: what ``--json`` prints on a user
+    error (``message``: as the front end words it, else ``str(error)``); a
+    scenario error adds ``"file"``, ``"line"`` (null if unknown) and ``"key"``."""
+    data = {"type": type(error).__name__, "message": str(error) if message is None else message}
     if type(error).__name__ == "ScenarioError":
         data.update(file=error.path or None, line=error.line or None, key=error.key or None)
     return {"error": data}
+
+
+def neighbourhood_dict(hood: Neighbourhood) -> dict[str, Any]:
+    """``graph --json``: ``{"center", "depth", "truncated", "nodes": [{"id",
+    "kind", "label"}], "edges": [{"source", "target", "relation", "score",
+    "text"}]}``."""
+    return {
+        "center": hood.center,
+        "depth": hood.depth,
+        "truncated": hood.truncated,
+        "nodes": [
+            {"id": node, "kind": node.partition(":")[0], "label": text} for (node, _record), text in zip(hood.nodes, hood.labels)
+        ],
+        "edges": [edge_dict(edge) for edge in hood.edges],
+    }
+
+
+def edge_dict(edge: Edge) -> dict[str, Any]:
+    """``{"source", "target", "relation", "score", "text"}``."""
+    return {"source": edge.source, "target": edge.target, "relation": edge.relation.value, "score": edge.score,
+            "text": edge.text}  # fmt: skip

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from indexer.rules_inline import parse_inline_rules
-from rules_kb.corpus import bundled_corpus, load_manifest
+from rules_kb.core.corpus import bundled_corpus, load_manifest
 
 CORPUS = bundled_corpus()
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -53,9 +53,9 @@ def rules_2004(parsed_2004):
 
 @pytest.fixture(scope="session")
 def kb(rules_kb_home):
-    from rules_kb.kb import KnowledgeBase
+    from rules_kb import loader
 
-    return KnowledgeBase.open()
+    return loader.open()
 
 
 @dataclass
@@ -71,12 +71,11 @@ class CliResult:
 @pytest.fixture
 def run_cli(capsys, kb):
     """Run ``rules-kb ARGS…`` in this process; returns exit code and outputs."""
-    from cli.app import app
-    from cli.usage import run_app
+    from cli.app import run as run_app
 
     def run(*args: str) -> CliResult:
         capsys.readouterr()
-        code = run_app(app, list(args))
+        code = run_app(list(args))
         out, err = capsys.readouterr()
         return CliResult(code, out, err)
 

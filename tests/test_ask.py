@@ -8,9 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_kb.checker.scenario import parse_scenario
-from rules_kb.errors import QueryError
-from rules_kb.evaluation import ask_system, baseline_system, load_questions, score
-from rules_kb.facts import OPPONENT, YOU, extract_facts, scenario_toml
+from rules_kb.core.errors import QueryError
+from bench.evaluation import ask_system, baseline_system, load_questions, score
+from rules_kb.ask.facts import OPPONENT, YOU, extract_facts, scenario_toml
+from rules_kb.ask import ask
+from rules_kb.checker.report import check
 
 QUESTIONS = Path(__file__).parent / "eval" / "questions.jsonl"
 
@@ -23,7 +25,7 @@ def numbers(answer):
 
 
 def test_dead_2_2_is_420_5c_first_with_the_checker_outcome(kb):
-    answer = kb.ask("ma 2/2 a pris 2 dégâts elle meurt ?")
+    answer = ask(kb, "ma 2/2 a pris 2 dégâts elle meurt ?")
     assert numbers(answer)[0] == "420.5c"
     assert answer.rules[0].parts["checker"] > 0
     assert answer.rules[0].why.startswith("vérification : Créature 2/2")
@@ -33,27 +35,27 @@ def test_dead_2_2_is_420_5c_first_with_the_checker_outcome(kb):
 
 
 def test_trample_question_gives_the_trample_rules(kb):
-    answer = kb.ask("il a trample et je bloque avec une 1/1")
+    answer = ask(kb, "il a trample et je bloque avec une 1/1")
     assert all(number.startswith("502.9") for number in numbers(answer)[:3])
     trample = next(c for c in answer.concepts if c.text == "trample")
     assert trample.target.name == "Piétinement" and "lexique" in trample.via
 
 
 def test_flash_question_gives_the_faq_rule_and_flash_rulings(kb):
-    answer = kb.ask("je peux répondre à un sort avec flash ?")
+    answer = ask(kb, "je peux répondre à un sort avec flash ?")
     assert answer.rules[0].number.startswith("502.57") and answer.rules[0].edition == "2006-faq"
     assert answer.rulings[0].section == "Nouvelle capacité mot-clé : Flash"
     assert any("Flash" in card.rules_text for ruling in answer.rulings[1:] for card in _cards(ruling.card))
 
 
 def _cards(name):
-    from rules_kb.kb import KnowledgeBase
+    from rules_kb import loader
 
-    return [card for card in KnowledgeBase.open().corpus.cards if card.name == name]
+    return [card for card in loader.open().corpus.cards if card.name == name]
 
 
 def test_layer_of_a_colour_change_is_418_5a(kb):
-    answer = kb.ask("quelle couche pour un changement de couleur ?")
+    answer = ask(kb, "quelle couche pour un changement de couleur ?")
     assert numbers(answer)[0] == "418.5a"
     assert "le glossaire reprend ses mots" in answer.rules[0].why
 
@@ -73,28 +75,28 @@ def test_layer_of_a_colour_change_is_418_5a(kb):
     ],
 )
 def test_checker_situations_put_the_applied_rule_first(kb, question, expected):
-    assert numbers(kb.ask(question))[0] == expected
+    assert numbers(ask(kb, question))[0] == expected
 
 
 def test_a_rule_the_checker_examined_without_effect_still_comes_first(kb):
-    answer = kb.ask("ma 3/3 a pris 2 dommages, elle survit ?")
+    answer = ask(kb, "ma 3/3 a pris 2 dommages, elle survit ?")
     assert numbers(answer)[0] == "420.5c"
     assert not answer.verification.applied
     assert any(s.startswith("Ne s'applique pas") and "(420.5c)" in s for s in answer.verification.outcome)
 
 
 def test_typed_rule_numbers_count(kb):
-    assert numbers(kb.ask("que dit la règle 420.5c ?"))[0] == "420.5c"
+    assert numbers(ask(kb, "que dit la règle 420.5c ?"))[0] == "420.5c"
 
 
 def test_edition_restricts_rules_and_the_checker(kb):
-    answer = kb.ask("effets continus de capacités statiques, ma 2/2 a 2 blessures", edition="2011")
+    answer = ask(kb, "effets continus de capacités statiques, ma 2/2 a 2 blessures", edition="2011")
     assert answer.rules and all(rule.edition == "2011" for rule in answer.rules)
     assert answer.verification.report is None and "2011" in answer.verification.note
 
 
 def test_score_parts_add_up(kb):
-    for rule in kb.ask("il a trample et je bloque avec une 1/1").rules:
+    for rule in ask(kb, "il a trample et je bloque avec une 1/1").rules:
         assert abs(sum(rule.parts.values()) - rule.score) < 1e-3
 
 
@@ -102,21 +104,21 @@ def test_score_parts_add_up(kb):
 
 
 def test_nothing_recognisable_is_an_honest_unknown(kb):
-    answer = kb.ask("blabla truc machin bidule")
+    answer = ask(kb, "blabla truc machin bidule")
     assert answer.unknown and answer.rules == () and answer.nearest
-    assert kb.ask("2/2 ?").unknown  # a bare creature is no situation to judge
+    assert ask(kb, "2/2 ?").unknown  # a bare creature is no situation to judge
 
 
 def test_empty_question_is_refused(kb):
     with pytest.raises(QueryError, match="vide"):
-        kb.ask("")
+        ask(kb, "")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(alphabet=st.sampled_from("ab2/+-1 0éèàpvmarqueurlgndtokjs"), max_size=50))
 def test_any_question_answers_or_refuses_clearly(kb, text):
     try:
-        answer = kb.ask(text, limit=3)
+        answer = ask(kb, text, limit=3)
     except QueryError as error:
         assert str(error)
     else:
@@ -141,15 +143,18 @@ def test_facts_of_a_question():
 def test_damage_without_power_and_toughness_asks_for_them(kb):
     facts = extract_facts("ma créature a pris 3 dégâts")
     assert not facts.checkable and "force et l'endurance" in facts.incomplete
-    assert "ma 2/2" in kb.ask("ma créature a pris 3 dégâts").verification.note
+    assert "ma 2/2" in ask(kb, "ma créature a pris 3 dégâts").verification.note
 
 
 def test_built_scenario_is_what_check_runs(kb):
     question = "ma 2/2 a pris 2 dégâts elle meurt ?"
-    answer = kb.ask(question)
-    report = kb.check(parse_scenario(answer.verification.scenario, "situation.toml"))
+    answer = ask(kb, question)
+    report = check(kb, parse_scenario(answer.verification.scenario, "situation.toml"))
     assert [event.rule for round_ in report.resolution.rounds for event in round_.events] == ["420.5c"]
-    assert f"# {question}" in answer.verification.scenario
+    assert answer.verification.scenario.startswith(f"title = \"{question}\"")
+    from cli.app import scenario_file
+
+    assert f"# {question}" in scenario_file(answer)
 
 
 @given(

@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+
+
 def _command_names() -> list[str]:
     """Every command of the app, read from the app itself so none is forgotten."""
-    from cli.app import app, corpus_app
+    from cli.app import COMMANDS as commands
 
-    def name(command) -> str:
-        return command.name or command.callback.__name__.replace("_", "-")
-
-    return [name(c) for c in app.registered_commands] + [f"corpus {name(c)}" for c in corpus_app.registered_commands]
+    return list(commands)
 
 
 COMMANDS = _command_names()

@@ -7,10 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.corpus import bundled_corpus, fingerprint, load_manifest, locate_corpus, read_document
-from rules_kb.errors import CorpusError
-from rules_kb.kb import KnowledgeBase
-from rules_kb.model import DocumentKind
+from indexer import read_document
+from rules_kb.core.corpus import bundled_corpus, load_manifest, locate_corpus
+from rules_kb.core.errors import CorpusError
+from rules_kb import loader
+from rules_kb.loader import fingerprint
+from rules_kb.core.model import DocumentKind
+from rules_kb.lookup.rules import show
+from rules_kb.search import search
 
 MANIFEST_ENTRY = """
 [[document]]
@@ -125,44 +129,47 @@ def test_unreadable_document_is_a_clear_error(tmp_path):
 def test_fingerprint_changes_with_any_file(tmp_path):
     folder = _write_corpus(tmp_path / "corpus", _entry(), {"doc.txt": "100. Généralités\n"})
     documents = load_manifest(folder)
-    first = fingerprint(folder, documents, ())
-    assert fingerprint(folder, documents, ()) == first
+    first = fingerprint(folder, documents, [])
+    assert fingerprint(folder, documents, []) == first
     (folder / "doc.txt").write_text("100. Généralités\n100.1. Nouveau.\n", encoding="utf-8")
-    assert fingerprint(folder, documents, ()) != first
+    assert fingerprint(folder, documents, []) != first
 
 
 def test_changed_corpus_is_reindexed_by_itself(tmp_path):
     folder = tmp_path / "corpus"
     shutil.copytree(bundled_corpus(), folder)
-    first = KnowledgeBase.open(folder)
-    assert first.lookup("420.5c").rule.text.startswith("Une créature avec des blessures fatales")
+    first = loader.open(folder)
+    assert show(first, "420.5c").rule.text.startswith("Une créature avec des blessures fatales")
     path = folder / "regles-completes-2004.txt"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("Une créature avec des blessures fatales", "Une créature blessée à mort"), encoding="utf-8")
-    second = KnowledgeBase.open(folder)
+    second = loader.open(folder)
     assert second.cache_dir != first.cache_dir
-    assert second.lookup("420.5c").rule.text.startswith("Une créature blessée à mort")
-    assert [h.id for h in second.search("blessée à mort").hits][:1] == ["420.5c"]
+    assert show(second, "420.5c").rule.text.startswith("Une créature blessée à mort")
+    assert [h.id for h in search(second, "blessée à mort").hits][:1] == ["420.5c"]
 
 
 def test_cached_corpus_is_loaded_not_rebuilt(kb, monkeypatch):
-    import indexer.build
+    import rules_kb.build.cache
 
     def fail(*args, **kwargs):
         raise AssertionError("the cache should have been used")
 
-    monkeypatch.setattr(indexer.build, "build_cache", fail)
-    again = KnowledgeBase.open()
+    monkeypatch.setattr(rules_kb.build.cache, "build_cache", fail)
+    again = loader.open()
     assert again.cache_dir == kb.cache_dir
     assert len(again.corpus.rules) == len(kb.corpus.rules)
 
 
-def test_damaged_cache_is_rebuilt(kb):
-    records = kb.cache_dir / "records.pickle"
-    records.write_bytes(b"not a pickle")
-    again = KnowledgeBase.open()
-    assert again.lookup("420.5c").rule.number == "420.5c"
-    assert records.read_bytes() != b"not a pickle"
+def test_damaged_cache_is_rebuilt(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULES_KB_HOME", str(tmp_path))
+    first = loader.open()
+    database = first.cache_dir / "rules-kb.sqlite"
+    first.store.close()
+    database.write_bytes(b"not a database")
+    again = loader.open()
+    assert show(again, "420.5c").rule.number == "420.5c"
+    assert database.read_bytes() != b"not a database"
 
 
 @settings(max_examples=150, deadline=None)
@@ -206,18 +213,16 @@ def test_custom_corpus_with_two_editions(tmp_path):
             "b.txt": "100. Généralités\n100.1. Nouveau texte.\n",
         },
     )
-    kb = KnowledgeBase.open(folder)
+    kb = loader.open(folder)
     assert kb.editions == ("2004", "1999")
-    assert kb.lookup("100.1").rule.text == "Nouveau texte."
-    assert kb.lookup("100.1", edition="1999").rule.text == "Ancien texte."
-    assert kb.lookup("100.2").rule.edition == "1999"  # found in the other edition
-    assert [hit.edition for hit in kb.search("texte", edition="1999").hits] == ["1999"]
+    assert show(kb, "100.1").rule.text == "Nouveau texte."
+    assert show(kb, "100.1", edition="1999").rule.text == "Ancien texte."
+    assert show(kb, "100.2").rule.edition == "1999"  # found in the other edition
+    assert [hit.edition for hit in search(kb, "texte", edition="1999").hits] == ["1999"]
 
 
 def test_html_documents_are_parsed_like_text(tmp_path):
     """A corpus may give a document as HTML: lxml keeps its blocks, then the same parser runs."""
-    from rules_kb.kb import KnowledgeBase
-
     fixtures = Path(__file__).parent / "fixtures"
     folder = tmp_path / "html-corpus"
     folder.mkdir()
@@ -230,15 +235,14 @@ def test_html_documents_are_parsed_like_text(tmp_path):
         'edition = "2007-faq"\ndate = "2007-03-02"\ntitle = "FAQ"\norigin = "Fixture."\n',
         encoding="utf-8",
     )
-    kb = KnowledgeBase.open(folder)
-    assert kb.lookup("611.3a").rule.text.startswith("L’effet s’applique")
+    kb = loader.open(folder)
+    assert show(kb, "611.3a").rule.text.startswith("L’effet s’applique")
     assert [card.name for card in kb.corpus.cards] == ["Ours runegriffe", "Plaine enneigée"]
-    assert kb.search("runegriffe", kinds=("carte",)).hits[0].id == "Ours runegriffe"
+    assert search(kb, "runegriffe", kinds=("carte",)).hits[0].id == "Ours runegriffe"
 
 
 def test_unreadable_html_is_a_french_error(tmp_path):
-    from rules_kb.corpus import read_document
-    from rules_kb.model import Document, DocumentKind
+    from rules_kb.core.model import Document, DocumentKind
 
     missing = Document("m", "absent.html", DocumentKind.FAQ, "fr", "x", "2006", "M", "o", str(tmp_path / "absent.html"))
     with pytest.raises(CorpusError, match="Impossible de lire le document HTML"):

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.errors import QueryError, UnknownTermError
+from rules_kb.core.errors import QueryError, UnknownTermError
+from rules_kb.lookup.glossary import define
 
 
 @pytest.mark.parametrize(
@@ -23,46 +24,46 @@ from rules_kb.errors import QueryError, UnknownTermError
     ],
 )
 def test_terms_as_typed(kb, query, term):
-    assert kb.define(query).entry.term == term
+    assert define(kb, query).entry.term == term
 
 
 def test_exact_and_approximate(kb):
-    assert kb.define("piétinement").match == "exact"
-    found = kb.define("contrecarer")
+    assert define(kb, "piétinement").match == "exact"
+    found = define(kb, "contrecarer")
     assert found.match == "approx" and 80 <= found.score < 100
 
 
 def test_pointer_is_followed(kb):
-    found = kb.define("APNAP")
+    found = define(kb, "APNAP")
     assert found.entry.term == "APNAP"
     assert found.followed[0].term == "Règle du joueur actif, joueur inactif"
-    assert kb.define("Y").followed[0].term == "X"
+    assert define(kb, "Y").followed[0].term == "X"
 
 
 def test_cited_rules_and_alternatives(kb):
-    found = kb.define("blessures")
+    found = define(kb, "blessures")
     assert found.entry.term == "Blessures"
     assert [rule.number for rule in found.cited_rules] == ["420"]
     assert "Blessures fatales" in [entry.term for entry in found.alternatives]
-    assert kb.define("piétinement").cited_rules[0].title == "Piétinement"
+    assert define(kb, "piétinement").cited_rules[0].title == "Piétinement"
 
 
 def test_unknown_term(kb):
     with pytest.raises(UnknownTermError) as caught:
-        kb.define("zzzzzz")
+        define(kb, "zzzzzz")
     assert "Aucune entrée du glossaire" in str(caught.value)
     with pytest.raises(UnknownTermError) as caught:
-        kb.define("bloqueurz multiples")
+        define(kb, "bloqueurz multiples")
     assert caught.value.close  # close headwords are proposed
     with pytest.raises(QueryError):
-        kb.define("  ")
+        define(kb, "  ")
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.text(max_size=40))
 def test_any_query_gives_an_entry_or_a_clear_error(kb, query):
     try:
-        found = kb.define(query)
+        found = define(kb, query)
     except (UnknownTermError, QueryError) as error:
         assert str(error)
     else:

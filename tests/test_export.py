@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
-from rules_kb.errors import ExportError, OutputError
+from rules_kb.core.errors import ExportError, OutputError
 from rules_kb.export import SelectionRequest, choose_format, export_book, export_excerpt, render
 from rules_kb.export.book import build_book
 from rules_kb.export.data import excerpt_dict
@@ -23,8 +23,9 @@ from rules_kb.export.excerpt import SegmentKind, build_excerpt, paragraphs, segm
 from rules_kb.export.html import read_rules, to_html
 from rules_kb.export.markdown import escape, to_markdown
 from rules_kb.export.selection import Selection, select
-from rules_kb.files import BOOK_MARKER, write_file, write_folder
-from rules_kb.graph import rule_node
+from rules_kb.core.files import BOOK_MARKER, write_file, write_folder
+from rules_kb.core.model import rule_node
+from cli.app import message as cli_message
 
 NOW = datetime(2026, 11, 21, 14, 3, tzinfo=timezone.utc)
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -149,9 +150,9 @@ def test_rules_of_the_same_number_in_two_editions_get_distinct_anchors(kb):
 
 @pytest.fixture(scope="module")
 def hostile_kb():
-    from rules_kb.kb import KnowledgeBase
+    from rules_kb import loader
 
-    return KnowledgeBase.open(HOSTILE)
+    return loader.open(HOSTILE)
 
 
 def test_markup_in_sources_comes_out_as_text_in_html(hostile_kb):
@@ -281,8 +282,9 @@ def test_an_existing_file_is_never_replaced_without_force(kb, tmp_path):
     target = tmp_path / "sba.html"
     export_excerpt(kb, SelectionRequest(items=("420.5",)), "html", output=target, now=NOW)
     first = target.read_bytes()
-    with pytest.raises(OutputError, match="existe déjà ; ajoutez --force"):
+    with pytest.raises(OutputError, match="existe déjà") as existing:
         export_excerpt(kb, SelectionRequest(items=("418.5a",)), "html", output=target, now=NOW)
+    assert cli_message(existing.value).endswith("existe déjà ; ajoutez --force pour le remplacer.")
     assert target.read_bytes() == first
     export_excerpt(kb, SelectionRequest(items=("418.5a",)), "html", output=target, force=True, now=NOW)
     assert target.read_bytes() != first
@@ -307,8 +309,9 @@ def test_rulebook_folder_rules(kb, tmp_path):
     folder = tmp_path / "livre"
     export_book(kb, folder, now=NOW)
     assert (folder / "index.html").is_file() and (folder / BOOK_MARKER).is_file()
-    with pytest.raises(OutputError, match="contient déjà un livre ; ajoutez --force"):
+    with pytest.raises(OutputError, match="contient déjà un livre") as existing_book:
         export_book(kb, folder, now=NOW)
+    assert cli_message(existing_book.value).endswith("contient déjà un livre ; ajoutez --force pour le remplacer.")
     export_book(kb, folder, force=True, now=NOW)
     mine = tmp_path / "mes-fichiers"
     mine.mkdir()
@@ -318,5 +321,6 @@ def test_rulebook_folder_rules(kb, tmp_path):
     assert (mine / "perso.txt").read_text(encoding="utf-8") == "à moi"
     with pytest.raises(ExportError, match="qu'en HTML"):
         export_book(kb, tmp_path / "autre", "md")
-    with pytest.raises(ExportError, match="indiquez-le avec -o"):
+    with pytest.raises(ExportError, match="dossier de pages") as no_folder:
         export_book(kb, "-")
+    assert "indiquez-le avec -o" in cli_message(no_folder.value)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.errors import ExportError, UnknownEditionError, UnknownRuleError, UnknownTermError
+from rules_kb.core.errors import ExportError, UnknownEditionError, UnknownRuleError, UnknownTermError
 from rules_kb.export.selection import (
     SelectionError,
     SelectionRequest,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from indexer.glossary import find_glossary, parse_glossary
 from indexer.rules_inline import find_body
-from rules_kb.text import normalise_term
+from rules_kb.core.text import term_key as normalise_term
 
 FIXTURE = Path(__file__).parent / "fixtures" / "glossary.txt"
 

@@ -2,23 +2,30 @@
 
 import pytest
 
-from rules_kb.diagram import DiagramError, neighbourhood, neighbourhood_dict, to_dot, to_mermaid, write_picture
-from rules_kb.graph import COUNTERPART_THRESHOLD, Relation, word_diff
+from rules_kb.lookup.graph import DiagramError, neighbourhood, to_dot, to_mermaid, write_picture
+from rules_kb.serialize import neighbourhood_dict
+from rules_kb.build.graph import Relation
+from rules_kb.build.linking import COUNTERPART_THRESHOLD
+from rules_kb.lookup.rules import word_diff
+from rules_kb.lookup.rules import show
+from rules_kb.lookup.glossary import define
+from rules_kb.lookup.rules import rule_links
+from rules_kb.core.model import RecordKind
 
 
 def numbers(links):
-    return [link.record.number for link in links if link.kind == "rule"]
+    return [link.record.number for link in links if link.kind is RecordKind.RULE]
 
 
 def test_cited_by_420(kb):
     """Acceptance: 420 is cited by 102.1, 102.2 and 102.8 ("Voir règle 420.")."""
-    links = kb.links(kb.rule("420", "2004"))
+    links = rule_links(kb, kb.rule("420", "2004"))
     assert {"102.1", "102.2", "102.8"} <= set(numbers(links.cited_by))
-    assert "Effets basés sur un état" in {link.record.term for link in links.cited_by if link.kind == "glossary"}
+    assert "Effets basés sur un état" in {link.record.term for link in links.cited_by if link.kind is RecordKind.GLOSSARY}
 
 
 def test_418_5a_cites_503_and_the_range_and_uses_couche(kb):
-    links = kb.links(kb.rule("418.5a", "2004"))
+    links = rule_links(kb, kb.rule("418.5a", "2004"))
     assert numbers(links.cites) == ["418.5b", "418.5c", "418.5d", "418.5e", "418.5f", "418.5g", "503"]
     terms = {link.record.term for link in links.terms}
     assert {"Couche", "Tampon horaire"} <= terms
@@ -27,7 +34,7 @@ def test_418_5a_cites_503_and_the_range_and_uses_couche(kb):
 
 
 def test_uses_term_blessures_fatales(kb):
-    definition = kb.define("Blessures fatales")
+    definition = define(kb, "Blessures fatales")
     assert "420.5c" in [link.record.number for link in definition.used_by]
     (link,) = [link for link in definition.used_by if link.record.number == "420.5c"]
     assert link.text == "blessures fatales"
@@ -35,7 +42,7 @@ def test_uses_term_blessures_fatales(kb):
 
 def test_faq_references_resolve_in_its_quoted_rules_then_2004(kb):
     # 2006-faq 502.16a cites "409.1b et 409.1f-h": not quoted by the FAQ, so 2004
-    links = kb.links(kb.rule("502.16a", "2006-faq"))
+    links = rule_links(kb, kb.rule("502.16a", "2006-faq"))
     assert [(l.record.number, l.record.edition) for l in links.cites] == [
         ("409.1b", "2004"), ("409.1f", "2004"), ("409.1g", "2004"), ("409.1h", "2004")
     ]
@@ -52,7 +59,7 @@ def test_faq_references_resolve_in_its_quoted_rules_then_2004(kb):
 )
 def test_counterparts_checked_by_hand(kb, old, new):
     """2004 and 2011 number these rules differently; the texts say they are the same rule."""
-    links = kb.links(kb.rule(old, "2004"))
+    links = rule_links(kb, kb.rule(old, "2004"))
     found = [(l.record.number, l.record.edition) for l in links.counterparts]
     assert found == [(new, "2011")]
     assert links.counterparts[0].score >= COUNTERPART_THRESHOLD
@@ -60,16 +67,16 @@ def test_counterparts_checked_by_hand(kb, old, new):
 
 @pytest.mark.parametrize("new", ["201.4b", "201.4c", "611.3c"])
 def test_rules_new_in_2011_have_no_counterpart(kb, new):
-    assert kb.links(kb.rule(new, "2011")).counterparts == ()
+    assert rule_links(kb, kb.rule(new, "2011")).counterparts == ()
 
 
 def test_611_2c_known_miss_is_not_paired_with_a_wrong_rule(kb):
     """2011 611.2c rewrites 2004 418.3b too freely (similarity 0.39): no pair rather than a wrong one."""
-    assert kb.links(kb.rule("611.2c", "2011")).counterparts == ()
+    assert rule_links(kb, kb.rule("611.2c", "2011")).counterparts == ()
 
 
 def test_version_and_diff_of_502_16(kb):
-    lookup = kb.lookup("502.16", "2004", with_links=True)
+    lookup = show(kb, "502.16", "2004")
     (version,) = lookup.links.versions
     assert (version.rule.number, version.rule.edition) == ("502.16", "2006-faq")
     (child, diff) = version.subrules[0]

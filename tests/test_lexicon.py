@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_kb.concepts import ConceptKind, build_table, resolve
-from rules_kb.lexicon import LexiconError, load_lexicon, parse_lexicon
-from rules_kb.text import fold, rejoin
+from rules_kb.build.concepts import ConceptKind, ConceptSources, build_table
+from rules_kb.build.lexicon import LexiconError, load_lexicon, parse_lexicon
+from rules_kb.core.text import fold, rejoin
 
 ENTRIES = load_lexicon()
 
@@ -24,10 +24,15 @@ def corpus_text(kb):
     return fold(rejoin(" ".join(parts)))
 
 
+@pytest.fixture(scope="module")
+def sources(kb):
+    return ConceptSources(kb.corpus)
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e.line}:{e.form}")
-def test_every_entry_resolves_to_the_corpus(kb, corpus_text, entry):
+def test_every_entry_resolves_to_the_corpus(sources, corpus_text, entry):
     """A target is a glossary term, a rule title, a FAQ card, or words of the texts."""
-    if not resolve(kb, entry.target):
+    if not sources.resolve(entry.target):
         assert fold(entry.target) in corpus_text, f"« {entry.target} » ne se trouve pas dans le corpus"
     assert entry.source
 
@@ -72,7 +77,7 @@ def test_any_text_parses_or_gives_a_clear_error(text):
 
 @pytest.fixture(scope="module")
 def table(kb):
-    return build_table(kb)
+    return build_table(kb.corpus)
 
 
 def _names(recognition):

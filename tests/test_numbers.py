@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_kb.errors import RulesKbError
-from rules_kb.numbers import SUBRULE_LETTERS, Level, RuleNumber, RuleNumberError
+from rules_kb.core.errors import RulesKbError
+from rules_kb.core.numbers import SUBRULE_LETTERS, Level, RuleNumber, RuleNumberError
 
 
 @pytest.mark.parametrize(

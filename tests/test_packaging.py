@@ -5,7 +5,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from rules_kb.corpus import load_manifest
+from rules_kb.core.corpus import load_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,5 +22,5 @@ def test_wheel_contains_the_corpus(tmp_path):
         f"rules_kb/corpus/{document.file}" for document in load_manifest(ROOT / "corpus")
     }
     assert expected <= names
-    assert {"rules_kb/kb.py", "rules_kb/export/book.py", "indexer/rules_inline.py", "cli/app.py"} <= names
+    assert {"rules_kb/loader.py", "rules_kb/export/book.py", "indexer/rules_inline.py", "cli/app.py"} <= names
     assert not any(name.startswith(("tests/", "bench/")) for name in names)

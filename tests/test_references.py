@@ -1,10 +1,10 @@
-"""The reference parser (rules_kb.references): real phrasings of the corpus."""
+"""The reference parser (rules_kb.core.references): real phrasings of the corpus."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_kb.references import ReferenceKind, find_references, rule_numbers_in
+from rules_kb.core.references import ReferenceKind, find_references, rule_numbers_in
 
 #: (phrase as printed in the corpus, expected (first, last) of each rule reference)
 PHRASINGS = [

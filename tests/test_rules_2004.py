@@ -2,7 +2,7 @@
 
 import re
 
-from rules_kb.numbers import Level, RuleNumber
+from rules_kb.core.numbers import Level, RuleNumber
 
 _LABEL_RE = re.compile(r"Exemples?\s*:")
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer.rules_inline import find_body, parse_inline_rules
-from rules_kb.numbers import RuleNumber
+from rules_kb.core.numbers import RuleNumber
 from tests.conftest import FIXTURES
 
 

@@ -17,9 +17,11 @@ from rules_kb.checker.scenario import (
     parse_scenario,
 )
 from rules_kb.checker.state import CardType, Color, Supertype, Zone
-from rules_kb.checker.characteristics import characteristics
+from rules_kb.checker.layers import characteristics
 from rules_kb.checker.state_based import run
 from tests.scenarios import toml_value
+from cli.app import message as cli_message
+from rules_kb.core.errors import Remedy
 
 BEAR = """
 [[player]]
@@ -192,8 +194,10 @@ def test_toml_syntax_errors_are_french_with_their_line(text, line, words):
 
 
 def test_unreadable_files(tmp_path):
-    with pytest.raises(ScenarioError, match="introuvable.*rules-kb check --example"):
+    with pytest.raises(ScenarioError, match="introuvable") as missing:
         load_scenario(str(tmp_path / "absent.toml"))
+    assert missing.value.remedy is Remedy.START_FROM_EXAMPLE
+    assert "rules-kb check --example" in cli_message(missing.value)
     with pytest.raises(ScenarioError, match="dossier"):
         load_scenario(str(tmp_path))
     latin = tmp_path / "latin.toml"

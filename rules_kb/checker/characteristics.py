@@ -2,31 +2,19 @@
 
 An object's printed characteristics are the ones its scenario gives; a
 permanent's are then modified by continuous effects in layers, counters
-included (418.5a, 2004; see :mod:`rules_kb.checker.layers`). Objects in
-other zones keep their printed values, plus their +X/+Y counters (200.10).
+included (418.5a, 2004; see :mod:`rules_kb.checker.layers`, which also
+gives every object's characteristics in a state). Objects in other zones
+keep their printed values, plus their +X/+Y counters (200.10).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from rules_kb.checker.state import (
-    AURA,
-    EQUIPMENT,
-    LEGEND,
-    CardType,
-    Color,
-    GameObject,
-    GameState,
-    Supertype,
-    power_toughness_counter,
-)
-from rules_kb.text import fold
-
-if TYPE_CHECKING:
-    from rules_kb.checker.editions import Edition
-    from rules_kb.checker.effects import ContinuousEffect
+from rules_kb.checker.effects import ContinuousEffect
+from rules_kb.checker.state import GameObject, power_toughness_counter
+from rules_kb.core.text import fold
+from rules_kb.core.vocabulary import AURA, EQUIPMENT, LEGEND, CardType, Color, Supertype
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +120,3 @@ def characteristics_of(obj: GameObject) -> Characteristics:
         bonus = counter_modifier(obj)
         seen = replace(seen, power=(obj.power or 0) + bonus[0], toughness=(obj.toughness or 0) + bonus[1])
     return seen
-
-
-def characteristics(state: GameState, edition: Edition | None = None) -> dict[str, Characteristics]:
-    """The characteristics of every object that exists, by id: permanents
-    after the continuous effects of ``edition`` (default 2004) in layers,
-    other objects as :func:`characteristics_of` gives them."""
-    from rules_kb.checker.layers import compute
-
-    return dict(compute(state, edition).final)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from rules_kb.errors import RulesKbError
+from rules_kb.core.errors import RulesKbError
 
 
 class StateBasedAction(enum.Enum):
@@ -41,6 +41,28 @@ class StateBasedAction(enum.Enum):
     """An equipment attached illegally or to nothing becomes unattached."""
     COUNTERS_CANCEL = "counters_cancel"
     """+1/+1 and -1/-1 counters on one permanent are removed in pairs."""
+
+    @property
+    def absent(self) -> str:
+        """What the checker saw when the effect did not apply, in French
+        (``"aucun joueur n'a 0 point de vie ou moins"``)."""
+        return _ABSENT[self]
+
+
+_ABSENT = {
+    StateBasedAction.ZERO_LIFE: "aucun joueur n'a 0 point de vie ou moins",
+    StateBasedAction.ZERO_TOUGHNESS: "aucune créature n'a une endurance de 0 ou moins",
+    StateBasedAction.LETHAL_DAMAGE: "aucune créature n'a de blessures fatales (blessures au moins égales à son endurance)",
+    StateBasedAction.ILLEGAL_AURA: "aucune aura n'enchante un permanent illégal ou inexistant",
+    StateBasedAction.LEGEND_RULE: "pas deux légendes du même nom",
+    StateBasedAction.TOKEN_OUT_OF_PLAY: "aucun jeton n'est hors du jeu",
+    StateBasedAction.DRAW_FROM_EMPTY_LIBRARY: "aucun joueur n'a dû piocher dans une bibliothèque vide",
+    StateBasedAction.POISON: "aucun joueur n'a dix marqueurs poison ou plus",
+    StateBasedAction.WORLD_RULE: "pas deux enchantements du monde",
+    StateBasedAction.COPY_OUT_OF_ZONE: "aucune copie n'est hors de sa zone",
+    StateBasedAction.ILLEGAL_EQUIPMENT: "aucun équipement n'équipe un permanent illégal ou inexistant",
+    StateBasedAction.COUNTERS_CANCEL: "aucun permanent n'a à la fois des marqueurs +1/+1 et -1/-1",
+}
 
 
 @dataclass(frozen=True, slots=True)

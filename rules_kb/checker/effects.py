@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from rules_kb.checker.state import CardType, Color, Supertype
+from rules_kb.core.vocabulary import CardType, Color, Supertype
 
 
 class Layer(enum.IntEnum):

@@ -62,8 +62,9 @@ from rules_kb.checker.effects import (
     Selector,
     TextChange,
 )
-from rules_kb.checker.state import CardType, Color, GameState, power_toughness_counter
-from rules_kb.text import fold
+from rules_kb.checker.state import GameState, power_toughness_counter
+from rules_kb.core.text import fold
+from rules_kb.core.vocabulary import CardType
 
 #: The id of the counters' step in layer 6.
 COUNTERS = "counters"
@@ -219,15 +220,6 @@ def set_controller(seen: Characteristics, player: str, context: _Context) -> Cha
     return replace(seen, controller=player)
 
 
-_COLOR_WORDS = {
-    Color.WHITE: ("blanc", "blanche", "blancs", "blanches"),
-    Color.BLUE: ("bleu", "bleue", "bleus", "bleues"),
-    Color.BLACK: ("noir", "noire", "noirs", "noires"),
-    Color.RED: ("rouge", "rouge", "rouges", "rouges"),
-    Color.GREEN: ("vert", "verte", "verts", "vertes"),
-}
-
-
 def _plural(word: str) -> str:
     return word if word[-1:] in ("s", "x", "z") else word + "s"
 
@@ -242,7 +234,7 @@ def replace_words(text: str, change: TextChange, names: tuple[str, ...] = ()) ->
     or plural; never inside one of ``names`` (418.6a: a name is never
     changed, even when it contains such a word)."""
     if change.is_color:
-        forms = dict(zip(_COLOR_WORDS[change.old], _COLOR_WORDS[change.new]))
+        forms = dict(zip(change.old.inflections, change.new.inflections))
     else:
         forms = {change.old: change.new, _plural(change.old): _plural(change.new)}
     by_key = {fold(old): new for old, new in forms.items()}
@@ -834,3 +826,11 @@ def compute(state: GameState, edition: Edition | None = None) -> Layering:
         else:
             final[obj.id] = characteristics_of(obj)
     return Layering(edition, start, tuple(results), final)
+
+
+def characteristics(state: GameState, edition: Edition | None = None) -> dict[str, Characteristics]:
+    """The characteristics of every object that exists, by id: permanents
+    after the continuous effects of ``edition`` (default 2004) in layers,
+    other objects as :func:`rules_kb.checker.characteristics.characteristics_of`
+    gives them (see :func:`compute`, which also keeps the trace)."""
+    return dict(compute(state, edition).final)

@@ -1,67 +1,61 @@
-"""Running a scenario against the corpus: the state-based effects performed,
-with the French text of every rule applied, read from the corpus.
+"""``check``: a scenario run against the corpus — the continuous effects
+applied in layers, the state-based effects performed, with the French text
+of every rule applied, read from the corpus; and the bundled examples.
 
->>> from rules_kb.kb import KnowledgeBase
->>> report = check_scenario(KnowledgeBase.open(), load_scenario("scenario.toml"))  # doctest: +SKIP
+>>> from rules_kb import loader
+>>> report = check(loader.open(), "scenario.toml")  # doctest: +SKIP
 >>> report.resolution.outcome.draw  # doctest: +SKIP
 False
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 from rules_kb.checker.characteristics import Characteristics
 from rules_kb.checker.editions import EDITIONS, Edition, UnsupportedEditionError
-from rules_kb.checker.layers import Layering, StepKind, compute
+from rules_kb.checker.layers import Layering, StepKind
 from rules_kb.checker.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
-from rules_kb.checker.state import CardType, GameState
-from rules_kb.checker.state_based import Action, Event, Resolution, run
-from rules_kb.errors import RulesKbError
-from rules_kb.model import Rule, Ruling
-
-#: What each action does, in French, for one object or player.
-ACTION_LABELS = {
-    Action.LOSE: "perd la partie",
-    Action.PUT_INTO_GRAVEYARD: "mis au cimetière de son propriétaire",
-    Action.DESTROY: "détruit",
-    Action.CEASE_TO_EXIST: "cesse d'exister",
-    Action.UNATTACH: "cesse d'être attaché (reste en jeu)",
-    Action.REMOVE_COUNTERS: "perd des marqueurs",
-}
-#: What the French text says about regeneration, by :attr:`Action.regeneration`.
-REGENERATION_LABELS = {
-    True: "la régénération peut remplacer cette destruction",
-    False: "la régénération ne peut pas remplacer cet événement",
-}
-
+from rules_kb.checker.state import GameState
+from rules_kb.checker.state_based import Event, Resolution, run
+from rules_kb.core.errors import Remedy, RulesKbError
+from rules_kb.core.model import RecordKind, Rule, Ruling
+from rules_kb.core.numbers import RuleNumber, RuleNumberError
+from rules_kb.core.vocabulary import CardType
+from rules_kb.loader import KnowledgeBase
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
     """A scenario checked: the scenario as read, the :class:`Resolution`
-    (rounds, final state, outcome), ``texts``, the corpus record of every
-    rule cited (events, their ``see_also``, layer steps, the draw rule), by
-    number, ``layering``, the continuous effects applied to the starting
-    state, and ``switch_ruling``, the FAQ ruling the edition follows for
-    switching power and toughness when a switch was applied by it."""
+    (rounds with the characteristics of each state, final state, outcome),
+    ``texts``, the corpus record of every rule cited (events, their
+    ``see_also``, layer steps, the draw rule), by number, and
+    ``switch_ruling``, the FAQ ruling the edition follows for switching
+    power and toughness when a switch was applied by it."""
 
     scenario: Scenario
     resolution: Resolution
     texts: dict[str, Rule]
-    layering: Layering
     switch_ruling: Ruling | None = None
 
     @property
     def edition(self) -> Edition:
+        """The edition followed."""
         return self.resolution.edition
+
+    @property
+    def layering(self) -> Layering:
+        """The continuous effects applied to the starting state."""
+        return self.resolution.initial_layering
 
 
 def choose_edition(kb, scenario: Scenario, override: str | None = None) -> Edition:
     """The edition to follow: ``override`` (``--edition``), else the
     scenario's, else the corpus's newest complete edition. Raises
     :class:`UnsupportedEditionError` for an edition the checker cannot follow
-    and :class:`rules_kb.errors.UnknownEditionError` for one the corpus
+    and :class:`rules_kb.core.errors.UnknownEditionError` for one the corpus
     lacks."""
     wanted = (override or "").strip() or scenario.edition or kb.default_edition
     if wanted not in EDITIONS:
@@ -84,13 +78,23 @@ def rule_text(kb, number: str, edition: Edition) -> Rule | None:
     return None
 
 
-def check_scenario(kb, scenario: Scenario, edition: str | None = None) -> CheckReport:
+def check(kb: KnowledgeBase, scenario: Scenario | str | os.PathLike[str], edition: str | None = None) -> CheckReport:
+    """Check a scenario: a path to a TOML file (``"-"``: standard input) or a
+    :class:`Scenario`; ``edition`` overrides the scenario's. Raises
+    :class:`ScenarioError` for an unusable file and the errors of
+    :func:`choose_edition`."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(os.fspath(scenario))
+    return check_scenario(kb, scenario, edition)
+
+
+def check_scenario(kb: KnowledgeBase, scenario: Scenario, edition: str | None = None) -> CheckReport:
     """Run the state-based effects on ``scenario`` and gather the texts of the
     rules applied. ``edition`` overrides the scenario's. Raises the errors of
     :func:`choose_edition`."""
     chosen = choose_edition(kb, scenario, edition)
-    layering = compute(scenario.state, chosen)
     resolution = run(scenario.state, chosen)
+    layering = resolution.initial_layering
     steps = [step for result in layering.layers for step in result.steps]
     numbers = [number for step in steps for number in step.rules]
     if steps:
@@ -106,13 +110,10 @@ def check_scenario(kb, scenario: Scenario, edition: str | None = None) -> CheckR
     ruling = None
     if any(step.kind is StepKind.SWITCH_LAST for step in steps):
         ruling = edition_ruling(kb, chosen)
-    return CheckReport(scenario, resolution, dict(sorted(texts.items(), key=lambda item: _rule_order(item[0]))),
-                       layering, ruling)
+    return CheckReport(scenario, resolution, dict(sorted(texts.items(), key=lambda item: _rule_order(item[0]))), ruling)
 
 
 def _rule_order(number: str):
-    from rules_kb.numbers import RuleNumber, RuleNumberError
-
     try:
         return (0, RuleNumber.parse(number), "")
     except RuleNumberError:  # cannot happen for the checker's own numbers; sorts last
@@ -124,7 +125,7 @@ def edition_ruling(kb, edition: Edition) -> Ruling | None:
     if edition.switch_ruling is None:
         return None
     card_name, number = edition.switch_ruling
-    for card in kb.corpus.cards:
+    for card in kb.records(RecordKind.CARD):
         if card.name == card_name and number < len(card.rulings):
             return card.rulings[number]
     return None
@@ -206,7 +207,7 @@ def describe(event: Event, before: GameState) -> str:
     ``"Ours runegriffe (ours) : détruit — 2 blessures, endurance 2 :
     blessures fatales (420.5c)"``."""
     who = [object_label(before, oid) for oid in event.objects] + list(event.players)
-    return f"{', '.join(who)} : {ACTION_LABELS[event.action]} — {event.reason} ({event.rule})"
+    return f"{', '.join(who)} : {event.action.label} — {event.reason} ({event.rule})"
 
 
 # -- bundled examples -----------------------------------------------------------
@@ -228,15 +229,13 @@ class UnknownExampleError(RulesKbError):
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         self.name = name
         self.known = known
-        super().__init__(
-            f"Aucun exemple ne s'appelle « {name} ». Exemples : {', '.join(known)} "
-            "(la liste : rules-kb check --example)."
-        )
+        super().__init__(f"Aucun exemple ne s'appelle « {name} ». Exemples : {', '.join(known)}.")
+        self.remedy = Remedy.LIST_EXAMPLES
 
 
 def examples() -> tuple[Example, ...]:
     """The bundled example scenarios (``rules_kb/checker/examples/*.toml``), by name."""
-    folder = resources.files("rules_kb.checker") / "examples"
+    folder = Path(__file__).parent / "examples"
     found = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
@@ -257,8 +256,8 @@ def example(name: str) -> Example:
 
 
 __all__ = [
-    "ACTION_LABELS",
     "CheckReport",
+    "check",
     "Example",
     "ScenarioError",
     "UnknownExampleError",

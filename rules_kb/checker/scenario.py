@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rules_kb.checker import vocabulary as vocab
@@ -29,17 +29,10 @@ from rules_kb.checker.effects import (
     Selector,
     TextChange,
 )
-from rules_kb.checker.state import (
-    NON_PERMANENT_TYPES,
-    CardType,
-    GameObject,
-    GameState,
-    Player,
-    Zone,
-    power_toughness_counter,
-)
-from rules_kb.errors import RulesKbError, describe_os_error
-from rules_kb.text import fold
+from rules_kb.checker.state import GameObject, GameState, Player, power_toughness_counter
+from rules_kb.core.errors import Remedy, RulesKbError, describe_os_error
+from rules_kb.core.text import fold
+from rules_kb.core.vocabulary import NON_PERMANENT_TYPES, CardType, Zone
 
 #: The keys each table accepts, in the order the README documents them.
 TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell", "effect")
@@ -708,7 +701,6 @@ class _Reader:
     def _check_objects(
         self, objects: list[GameObject], players: list[Player], explicit_timestamps: list[bool]
     ) -> list[GameObject]:
-        from dataclasses import replace
 
         ids: dict[str, int] = {}
         positions = []
@@ -756,7 +748,6 @@ class _Reader:
     ) -> tuple[list[GameObject], list[ContinuousEffect]]:
         """Give static abilities and effects their ids and check what they name:
         unique ids, objects that exist, players of the scenario."""
-        from dataclasses import replace
 
         object_ids = {obj.id for obj in objects}
         taken = set(object_ids)
@@ -936,8 +927,10 @@ def load_scenario(path: str) -> Scenario:
         try:
             data = file.read_bytes()
         except OSError as error:
-            hint = " Pour partir d'un exemple : rules-kb check --example." if not file.exists() else ""
-            raise ScenarioError(f"lecture impossible ({describe_os_error(error)}).{hint}", shown) from None
+            problem = ScenarioError(f"lecture impossible ({describe_os_error(error)}).", shown)
+            if not file.exists():
+                problem.remedy = Remedy.START_FROM_EXAMPLE
+            raise problem from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

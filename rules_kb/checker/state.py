@@ -3,88 +3,25 @@ cards in other zones), and the closed vocabularies that describe them.
 
 Everything is immutable; performing an event gives a new :class:`GameState`.
 Identifiers and enum values are the English terms of the comprehensive rules;
-each enum member carries the French term of the 2004 rules in ``label``.
+each enum member carries the French term of the 2004 rules in ``label``
+(:mod:`rules_kb.core.vocabulary`).
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from rules_kb.checker.effects import ContinuousEffect
-
-
-class _Labelled(enum.Enum):
-    """An enum whose value is the English id and whose ``label`` is the French term."""
-
-    def __new__(cls, value: str, label: str):
-        member = object.__new__(cls)
-        member._value_ = value
-        member.label = label
-        return member
+from rules_kb.checker.effects import ContinuousEffect
+from rules_kb.core.vocabulary import AURA, EQUIPMENT, LEGEND, NON_PERMANENT_TYPES, CardType, Color, Supertype, Zone
 
 
-class Zone(_Labelled):
-    """Where an object is (rule 217, "Zones", of the 2004 rules)."""
-
-    BATTLEFIELD = ("battlefield", "en jeu")
-    """In play: the object is a permanent (217.6)."""
-    GRAVEYARD = ("graveyard", "cimetière")
-    HAND = ("hand", "main")
-    LIBRARY = ("library", "bibliothèque")
-    STACK = ("stack", "pile")
-    EXILE = ("exile", "retiré de la partie")
-    """The removed-from-the-game zone (217.7)."""
-    PHASED_OUT = ("phased_out", "hors phase")
-    """The phased-out zone of the 2004 rules (217.8)."""
-
-
-class CardType(_Labelled):
-    """Card types of the 2004 rules (212)."""
-
-    ARTIFACT = ("artifact", "artefact")
-    CREATURE = ("creature", "créature")
-    ENCHANTMENT = ("enchantment", "enchantement")
-    LAND = ("land", "terrain")
-    INSTANT = ("instant", "éphémère")
-    SORCERY = ("sorcery", "rituel")
-
-
-#: Card types that can never be on the battlefield (212.5, 212.6 of 2004).
-NON_PERMANENT_TYPES = frozenset({CardType.INSTANT, CardType.SORCERY})
-
-
-class Supertype(_Labelled):
-    """Supertypes (205.4)."""
-
-    LEGENDARY = ("legendary", "légendaire")
-    """Subject to the legend rule (420.5e)."""
-    WORLD = ("world", "monde")
-    """A world enchantment, subject to the world rule (420.5i)."""
-    BASIC = ("basic", "de base")
-    SNOW = ("snow", "enneigé")
-
-
-class Color(_Labelled):
-    """The five colours (203)."""
-
-    WHITE = ("white", "blanc")
-    BLUE = ("blue", "bleu")
-    BLACK = ("black", "noir")
-    RED = ("red", "rouge")
-    GREEN = ("green", "vert")
-
-
-#: Subtypes the rules give a meaning to, by their canonical (French) spelling.
-LEGEND = "légende"
-"""Subtype of a legend (215.1, 420.5e)."""
-AURA = "local"
-"""Subtype of a local enchantment, an aura ("enchantement local", 212.4c)."""
-EQUIPMENT = "équipement"
-"""Artifact subtype of an equipment (212.2g)."""
+#: Subtypes the rules give a meaning to (215.1, 212.4c, 212.2g), and the
+#: game's closed vocabularies, from :mod:`rules_kb.core.vocabulary`.
+__all__ = [
+    "AURA", "EQUIPMENT", "LEGEND", "NON_PERMANENT_TYPES", "CardType", "Color", "GameObject", "GameState", "Player",
+    "Supertype", "Zone", "power_toughness_counter",
+]  # fmt: skip
 
 _PT_COUNTER_RE = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 

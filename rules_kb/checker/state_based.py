@@ -27,10 +27,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from rules_kb.checker import vocabulary as vocab
-from rules_kb.checker.characteristics import Characteristics, characteristics
+from rules_kb.checker.characteristics import Characteristics
 from rules_kb.checker.editions import EDITIONS, Edition, StateBasedAction
-from rules_kb.checker.state import CardType, Color, GameObject, GameState, Supertype, Zone
-from rules_kb.errors import RulesKbError
+from rules_kb.checker.layers import COUNTERS, Layering, compute
+from rules_kb.checker.state import GameObject, GameState
+from rules_kb.core.errors import RulesKbError
+from rules_kb.core.text import key
+from rules_kb.core.vocabulary import CardType, Color, Supertype, Zone
 
 
 class Action(enum.Enum):
@@ -55,6 +58,30 @@ class Action(enum.Enum):
         False for being put into the graveyard, None where it does not apply
         (glossary "Régénération"; 420.5b, 420.5c)."""
         return {Action.DESTROY: True, Action.PUT_INTO_GRAVEYARD: False}.get(self)
+
+    @property
+    def label(self) -> str:
+        """What the action does to an object or a player, in French (``"détruit"``)."""
+        return _ACTION_LABELS[self]
+
+    @property
+    def regeneration_label(self) -> str:
+        """What the French text says about regeneration (``""`` where it does not apply)."""
+        return _REGENERATION_LABELS.get(self.regeneration, "")
+
+
+_ACTION_LABELS = {
+    Action.LOSE: "perd la partie",
+    Action.PUT_INTO_GRAVEYARD: "mis au cimetière de son propriétaire",
+    Action.DESTROY: "détruit",
+    Action.CEASE_TO_EXIST: "cesse d'exister",
+    Action.UNATTACH: "cesse d'être attaché (reste en jeu)",
+    Action.REMOVE_COUNTERS: "perd des marqueurs",
+}
+_REGENERATION_LABELS = {
+    True: "la régénération peut remplacer cette destruction",
+    False: "la régénération ne peut pas remplacer cet événement",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +183,6 @@ def poison(board: Board, rule: str) -> tuple[Event, ...]:
 def _after_layers(seen: Characteristics) -> tuple[str, tuple[str, ...]]:
     """What to add to a reason when continuous effects changed the values
     it reads: the effects applied and 418.5a, or ``("", ())``."""
-    from rules_kb.checker.layers import COUNTERS
-
     effects = [effect for effect in seen.applied if effect != COUNTERS]
     if not effects:
         return "", ()
@@ -349,7 +374,7 @@ def legend_rule(board: Board, rule: str) -> tuple[Event, ...]:
     groups: dict[str, list[GameObject]] = {}
     for obj, seen in board.permanents():
         if seen.is_legendary and seen.name:
-            groups.setdefault(vocab.key(seen.name), []).append(obj)
+            groups.setdefault(key(seen.name), []).append(obj)
     events = []
     for group in groups.values():
         if len(group) < 2:
@@ -449,10 +474,11 @@ def counters_cancel(board: Board, rule: str) -> tuple[Event, ...]:
 # -- the check ---------------------------------------------------------------
 
 
-def check(state: GameState, edition: Edition) -> tuple[Event, ...]:
+def check(state: GameState, edition: Edition, layering: Layering | None = None) -> tuple[Event, ...]:
     """Every event the state-based effects of ``edition`` would perform now,
-    in the order the rules list the effects (one check of 420.3)."""
-    board = Board(state, edition, characteristics(state, edition))
+    in the order the rules list the effects (one check of 420.3), on the
+    characteristics ``layering`` computed for ``state`` (computed here if None)."""
+    board = Board(state, edition, (layering or compute(state, edition)).final)
     events: list[Event] = []
     for action, rule in edition.state_based_actions.items():
         events.extend(REGISTRY[action](board, rule))
@@ -512,11 +538,13 @@ def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One check of the state-based effects: the events performed together
-    and the state after them."""
+    """One check of the state-based effects: the events performed together,
+    the state after them and its characteristics (``layering``, what the
+    next check reads)."""
 
     events: tuple[Event, ...]
     state: GameState
+    layering: Layering
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,13 +566,20 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """The state-based effects run to the end on a state: the edition
-    followed, the starting state, each round, the final state and the outcome."""
+    followed, the starting state and its continuous effects
+    (``initial_layering``), each round, the final state and the outcome."""
 
     edition: Edition
     initial: GameState
     rounds: tuple[Round, ...]
     final: GameState
     outcome: Outcome
+    initial_layering: Layering
+
+    @property
+    def final_layering(self) -> Layering:
+        """The continuous effects applied to the final state."""
+        return self.rounds[-1].layering if self.rounds else self.initial_layering
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -589,12 +624,14 @@ def run(state: GameState, edition: Edition | None = None) -> Resolution:
     edition = edition or EDITIONS["2004"]
     rounds: list[Round] = []
     current = state
+    initial = layering = compute(state, edition)
     for _ in range(MAX_ROUNDS):
-        events = check(current, edition)
+        events = check(current, edition, layering)
         if not events:
             break
         current = perform(current, events)
-        rounds.append(Round(events, current))
+        layering = compute(current, edition)
+        rounds.append(Round(events, current, layering))
         if outcome(state, tuple(rounds)).over or all(player.lost for player in current.players):
             break
     else:
@@ -603,4 +640,4 @@ def run(state: GameState, edition: Edition | None = None) -> Resolution:
             "le scénario boucle. Signalez-le avec le fichier de scénario."
         )
     found = tuple(rounds)
-    return Resolution(edition, state, found, current, outcome(state, found))
+    return Resolution(edition, state, found, current, outcome(state, found), initial)

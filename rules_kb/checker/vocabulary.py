@@ -12,57 +12,20 @@ from __future__ import annotations
 
 import re
 
-from rules_kb.checker.state import AURA, EQUIPMENT, LEGEND, CardType, Color, Supertype, Zone
-from rules_kb.text import fold
+from rules_kb.core.text import key
+from rules_kb.core.vocabulary import CARD_TYPES_2004, SPECIAL_SUBTYPES, Color, Supertype, Zone
 
-#: Every form of each zone; the first is the French term printed in messages.
-ZONES = {
-    Zone.BATTLEFIELD: ("en jeu", "jeu", "champ de bataille", "in play", "play", "battlefield"),
-    Zone.GRAVEYARD: ("cimetière", "graveyard"),
-    Zone.HAND: ("main", "hand"),
-    Zone.LIBRARY: ("bibliothèque", "library"),
-    Zone.STACK: ("pile", "stack"),
-    Zone.EXILE: ("retiré de la partie", "exil", "exile", "exiled", "removed from the game"),
-    Zone.PHASED_OUT: ("hors phase", "phased out"),
-}
-CARD_TYPES = {
-    CardType.ARTIFACT: ("artefact", "artéfact", "artifact"),
-    CardType.CREATURE: ("créature", "creature"),
-    CardType.ENCHANTMENT: ("enchantement", "enchantment"),
-    CardType.LAND: ("terrain", "land"),
-    CardType.INSTANT: ("éphémère", "instant"),
-    CardType.SORCERY: ("rituel", "sorcery"),
-}
-SUPERTYPES = {
-    Supertype.LEGENDARY: ("légendaire", "legendary"),
-    Supertype.WORLD: ("monde", "du monde", "world"),
-    Supertype.BASIC: ("de base", "base", "basic"),
-    Supertype.SNOW: ("enneigé", "snow"),
-}
-COLORS = {
-    Color.WHITE: ("blanc", "blanche", "white"),
-    Color.BLUE: ("bleu", "bleue", "blue"),
-    Color.BLACK: ("noir", "noire", "black"),
-    Color.RED: ("rouge", "red"),
-    Color.GREEN: ("vert", "verte", "green"),
-}
-#: Subtypes with a meaning in the rules, under their canonical spelling.
-SPECIAL_SUBTYPES = {
-    LEGEND: ("légende", "legend"),
-    AURA: ("local", "aura", "enchantement local"),
-    EQUIPMENT: ("équipement", "equipment"),
-}
+#: Every form of each zone, card type (of the 2004 rules), supertype and
+#: colour; the first is the French term printed in messages, the last the
+#: English one (:mod:`rules_kb.core.vocabulary`).
+ZONES = {zone: zone.forms for zone in Zone}
+CARD_TYPES = {card_type: card_type.forms for card_type in CARD_TYPES_2004}
+SUPERTYPES = {supertype: supertype.forms for supertype in Supertype}
+COLORS = {color: color.forms for color in Color}
 #: Designations of "Enchanter : …" (212.4c) that are not types, colours or subtypes.
 PERMANENT = "permanent"
 PLAYER = "joueur"
 ENCHANT_WORDS = {PERMANENT: ("permanent",), PLAYER: ("joueur", "player")}
-
-
-def key(text: str) -> str:
-    """How a word is compared: folded, hyphens and apostrophes as spaces, one
-    space between words, a final plural ``s``/``x`` dropped from each word."""
-    words = re.findall(r"[^\W_]+", fold(text))
-    return " ".join(word[:-1] if len(word) > 3 and word[-1] in "sx" else word for word in words)
 
 
 def _index(table: dict) -> dict[str, object]:

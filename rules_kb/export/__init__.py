@@ -10,23 +10,24 @@ The steps are separate: :func:`~rules_kb.export.selection.select` reads
 what the judge asked for, :func:`~rules_kb.export.excerpt.build_excerpt`
 annotates it, a renderer (:data:`RENDERERS`) writes it;
 :func:`~rules_kb.export.book.build_book` makes the rulebook's pages and
-:mod:`rules_kb.files` writes files and folders whole or not at all.
+:mod:`rules_kb.core.files` writes files and folders whole or not at all.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from rules_kb.errors import ExportError
-from rules_kb.export.selection import SelectionRequest
-
-if TYPE_CHECKING:
-    from rules_kb.export.excerpt import Excerpt
-    from rules_kb.kb import KnowledgeBase
+from rules_kb.core.errors import ExportError, Remedy
+from rules_kb.core.files import check_file_target, check_folder_target, write_file, write_folder
+from rules_kb.export.data import excerpt_dict
+from rules_kb.export.excerpt import Excerpt, build_excerpt
+from rules_kb.export.markdown import to_markdown
+from rules_kb.export.selection import SelectionRequest, select
+from rules_kb.loader import KnowledgeBase
 
 __all__ = ["FORMATS", "Exported", "SelectionRequest", "choose_format", "export_book", "export_excerpt", "render"]
 
@@ -54,7 +55,7 @@ class Exported:
 def choose_format(name: str | None, output: str | None = None, default: str = "md") -> str:
     """The export format: ``name`` if given (``"md"``, ``"markdown"``,
     ``"html"``, ``"json"``), else implied by the suffix of ``output``, else
-    ``default``. Raises :class:`rules_kb.errors.ExportError` for an unknown name."""
+    ``default``. Raises :class:`rules_kb.core.errors.ExportError` for an unknown name."""
     if name:
         wanted = _ALIASES.get(name.strip().lower(), name.strip().lower())
         if wanted not in FORMATS:
@@ -68,17 +69,11 @@ def choose_format(name: str | None, output: str | None = None, default: str = "m
 def render(excerpt: Excerpt, format: str) -> bytes:
     """``excerpt`` in ``format`` (one of :data:`FORMATS`), as UTF-8 bytes."""
     if format == "html":
-        from rules_kb.export.html import to_html
+        from rules_kb.export.html import to_html  # lxml, only for HTML
 
         return to_html(excerpt)
     if format == "json":
-        import json
-
-        from rules_kb.export.data import excerpt_dict
-
         return (json.dumps(excerpt_dict(excerpt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    from rules_kb.export.markdown import to_markdown
-
     return to_markdown(excerpt).encode("utf-8")
 
 
@@ -98,12 +93,8 @@ def export_excerpt(
     The output is checked before any work, and the file written whole or
     not at all, never over an existing one without ``force``. Raises the
     errors of :func:`~rules_kb.export.selection.select` and
-    :class:`rules_kb.errors.OutputError`.
+    :class:`rules_kb.core.errors.OutputError`.
     """
-    from rules_kb.export.excerpt import build_excerpt
-    from rules_kb.export.selection import select
-    from rules_kb.files import check_file_target, write_file
-
     to_file = output is not None and os.fspath(output) != "-"
     if to_file:
         check_file_target(output, force)
@@ -123,20 +114,16 @@ def export_book(
     """Write the offline rulebook (:func:`~rules_kb.export.book.build_book`)
     as the folder ``output``, whole or not at all.
 
-    Raises :class:`rules_kb.errors.ExportError` for another format than
-    HTML or no folder, and :class:`rules_kb.errors.OutputError` (see
-    :func:`rules_kb.files.write_folder`).
+    Raises :class:`rules_kb.core.errors.ExportError` for another format than
+    HTML or no folder, and :class:`rules_kb.core.errors.OutputError` (see
+    :func:`rules_kb.core.files.write_folder`).
     """
-    from rules_kb.export.book import build_book
-    from rules_kb.files import check_folder_target, write_folder
+    from rules_kb.export.book import build_book  # the rulebook's pages (lxml)
 
     if format != "html":
-        raise ExportError(
-            "Le livre complet (--all) n'existe qu'en HTML : rules-kb export --all --format html -o livre/. "
-            "Pour toutes les données en JSON : rules-kb corpus dump --json."
-        )
+        raise ExportError("Le livre complet n'existe qu'en HTML.").with_remedy(Remedy.BOOK_IN_HTML)
     if output is None or os.fspath(output) == "-":
-        raise ExportError("Le livre complet est un dossier de pages : indiquez-le avec -o, par exemple -o livre/.")
+        raise ExportError("Le livre complet est un dossier de pages.").with_remedy(Remedy.BOOK_FOLDER)
     check_folder_target(output, force)
     files = build_book(kb, now)
     written = write_folder(output, files, force)

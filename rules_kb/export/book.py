@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from rules_kb.export.excerpt import (
     Paragraph,
@@ -46,13 +45,19 @@ from rules_kb.export.html import (
     new_page,
     serialise,
 )
-from rules_kb.graph import glossary_node, node_id, record_nodes, rule_node, ruling_nodes
-from rules_kb.links import describe
-from rules_kb.model import DocumentKind, Rule
-from rules_kb.numbers import RuleNumber
-
-if TYPE_CHECKING:
-    from rules_kb.kb import KnowledgeBase
+from rules_kb.core.model import (
+    DocumentKind,
+    RecordKind,
+    Rule,
+    card_node,
+    glossary_node,
+    record_nodes,
+    rule_node,
+    ruling_nodes,
+)
+from rules_kb.core.numbers import RuleNumber
+from rules_kb.loader import KnowledgeBase
+from rules_kb.lookup.rules import describe, rule_links, term_users
 
 INDEX = "index.html"
 GLOSSARY = "glossaire.html"
@@ -78,12 +83,12 @@ class _Book:
         self.kb = kb
         self.now = now
         self.graph = kb.graph
-        self.documents = {document.id: document for document in kb.corpus.documents}
+        self.documents = {document.id: document for document in kb.documents}
         self.places: dict[str, tuple[str, str]] = {}  # node → (page, anchor)
         self.taken: dict[str, set[str]] = {}
         self.chapters: dict[str, dict[int, list[Rule]]] = {}
         self.quoted: dict[str, list[Rule]] = {}
-        self.ruling_node: dict[int, str] = {}
+        self.ruling_node: dict[object, str] = {}
         self._place_all()
 
     # places ---------------------------------------------------------------------
@@ -111,13 +116,13 @@ class _Book:
         for entry in corpus.glossary:
             self.place(glossary_node(entry), GLOSSARY, f"g-{slug(entry.term)}")
         for card in corpus.cards:
-            self.place(node_id("card", card.faq, card.name), document_page(card.faq), f"c-{slug(card.name)}")
+            self.place(card_node(card), document_page(card.faq), f"c-{slug(card.name)}")
         for position, (node, ruling) in enumerate(zip(ruling_nodes(corpus.rulings), corpus.rulings), start=1):
-            self.ruling_node[id(ruling)] = node
+            self.ruling_node[ruling] = node
             self.place(node, document_page(ruling.faq), f"d{position}")
-        for node, section in record_nodes(corpus, "faq-section").items():
+        for node, section in record_nodes(corpus, RecordKind.FAQ_SECTION).items():
             self.place(node, document_page(section.faq), f"s{node.rpartition(':')[2]}")
-        for node, section in record_nodes(corpus, "course").items():
+        for node, section in record_nodes(corpus, RecordKind.COURSE).items():
             self.place(node, document_page(section.course), f"s{node.rpartition(':')[2]}")
 
     def href(self, node: str, page: str) -> str:
@@ -152,7 +157,7 @@ class _Book:
                     element(nav, "a", label, href=name)
         if self.kb.corpus.glossary:
             element(nav, "a", "Glossaire", href=GLOSSARY)
-        for document in self.kb.corpus.documents:
+        for document in self.kb.documents:
             if document.kind in (DocumentKind.FAQ, DocumentKind.COURSE):
                 element(nav, "a", "FAQ" if document.kind is DocumentKind.FAQ else "Cours", href=self.document_page(document))
 
@@ -177,7 +182,7 @@ class _Book:
         add_rule_text(article, rule, tuple(self.text(node, part, page, terms=True) for part in paragraphs(rule.text)))
         for example in rule.examples:
             add_paragraph(article, self.text(node, example, page), "p", "example", "Exemple :")
-        links = self.kb.links(rule)
+        links = rule_links(self.kb, rule)
         others = [(link.node, f"{link.record.number} ({link.record.edition}, {link.score:.0%})") for link in links.counterparts]
         others += [(rule_node(v.rule), f"{v.rule.number} ({v.rule.edition})") for v in links.versions]
         if others:
@@ -217,7 +222,6 @@ class _Book:
         root, body = self.page("Glossaire", GLOSSARY)
         element(body, "h1", "Glossaire")
         listing = element(element(body, "section", "", "glossary"), "dl")
-        from rules_kb.links import term_users
 
         for entry in self.kb.corpus.glossary:
             node = glossary_node(entry)
@@ -246,7 +250,7 @@ class _Book:
             for part in paragraphs(info.introduction):
                 element(body, "p", part)
         quoted = self.quoted.get(document.id, [])
-        sections = [(n, s) for n, s in record_nodes(self.kb.corpus, "faq-section").items() if s.faq == document.id]
+        sections = [(n, s) for n, s in record_nodes(self.kb.corpus, RecordKind.FAQ_SECTION).items() if s.faq == document.id]
         if sections:
             element(body, "h2", "Notes générales")
         placed: set[str] = set()
@@ -269,7 +273,7 @@ class _Book:
         if cards:
             element(body, "h2", "Cartes")
             for card in cards:
-                box = add_card(body, card, self.places[node_id("card", card.faq, card.name)][1])
+                box = add_card(body, card, self.places[card_node(card)][1])
                 self.rulings(box, card.rulings, name)
         self.footer(body)
         return serialise(root)
@@ -279,7 +283,7 @@ class _Book:
             return
         listing = element(parent, "ul", "", "rulings")
         for ruling in rulings:
-            node = self.ruling_node[id(ruling)]
+            node = self.ruling_node[ruling]
             item = add_paragraph(listing, self.text(node, ruling.text, page), "li")
             item.set("id", self.places[node][1])
 
@@ -287,7 +291,7 @@ class _Book:
         name = self.document_page(document)
         root, body = self.page(document.title, name)
         element(body, "h1", document.title)
-        for node, section in record_nodes(self.kb.corpus, "course").items():
+        for node, section in record_nodes(self.kb.corpus, RecordKind.COURSE).items():
             if section.course != document.id:
                 continue
             box = add_part(body, "course-section", self.places[node][1], section.title, "h2" if section.level == 1 else "h3")
@@ -307,7 +311,7 @@ class _Book:
         element(body, "p", f"Exporté par rules-kb le {exported_label(self.now)}.", "from")
         element(body, "h2", "Documents")
         listing = element(body, "ul")
-        for document in self.kb.corpus.documents:
+        for document in self.kb.documents:
             item = element(listing, "li")
             element(item, "strong", document.title)
             append_text(item, f" ({document.date}, édition {document.edition}) — {document.origin}")
@@ -332,7 +336,7 @@ class _Book:
             item = element(listing, "li")
             element(item, "a", "Glossaire", href=GLOSSARY)
             append_text(item, f" ({len(self.kb.corpus.glossary)} entrées)")
-        for document in self.kb.corpus.documents:
+        for document in self.kb.documents:
             if document.kind in (DocumentKind.FAQ, DocumentKind.COURSE):
                 item = element(listing, "li")
                 element(item, "a", document.title, href=self.document_page(document))
@@ -346,7 +350,7 @@ class _Book:
                 files[rules_page(edition, chapter)] = self.chapter_page(edition, chapter, rules)
         if self.kb.corpus.glossary:
             files[GLOSSARY] = self.glossary_page()
-        for document in self.kb.corpus.documents:
+        for document in self.kb.documents:
             if document.kind is DocumentKind.FAQ:
                 files[self.document_page(document)] = self.faq_page(document)
             elif document.kind is DocumentKind.COURSE:

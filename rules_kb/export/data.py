@@ -1,7 +1,7 @@
 """Annotated excerpts as JSON data (``export --format json``; shape in the README).
 
 Each record is the shape ``show``, ``define`` and ``search`` already use
-(:mod:`rules_kb.serialize`), with its annotations added under new keys.
+(:mod:`rules_kb.core.shapes`), with its annotations added under new keys.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules_kb.export.excerpt import Excerpt, Paragraph, RulingEntry
-from rules_kb.serialize import card_dict, diff_list, glossary_entry_dict, rule_dict, ruling_dict
+from rules_kb.core.shapes import card_dict, diff_list, glossary_entry_dict, rule_dict, ruling_dict
 
 #: The value of ``"format"``; ``"version"`` changes only if a key is renamed or removed.
 FORMAT = "rules-kb-export"

@@ -16,17 +16,14 @@ import enum
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
 
+from rules_kb.build.graph import GraphView, Relation
+from rules_kb.core.model import Card, Document, GlossaryEntry, Rule, Ruling, card_node, glossary_node, rule_node
+from rules_kb.core.references import ReferenceKind, find_references
+from rules_kb.core.text import fold
 from rules_kb.export.selection import Selected, Selection
-from rules_kb.graph import Relation, glossary_node, node_id, rule_node
-from rules_kb.model import Card, Document, GlossaryEntry, Rule, Ruling
-from rules_kb.text import fold
-
-if TYPE_CHECKING:
-    from rules_kb.graph import Graph
-    from rules_kb.kb import KnowledgeBase
-    from rules_kb.links import Version
+from rules_kb.loader import KnowledgeBase
+from rules_kb.lookup.rules import Version, rule_links
 
 
 class SegmentKind(enum.Enum):
@@ -45,7 +42,7 @@ class SegmentKind(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Segment:
     """A run of text. ``targets`` are the graph node ids it designates (see
-    :mod:`rules_kb.graph`); once resolved, ``href`` is where it links
+    :mod:`rules_kb.build.graph`); once resolved, ``href`` is where it links
     (``"#r420-5c"``, or ``"regles-2004-4.html#r420-5c"`` in a rulebook;
     ``""``: no link) and ``note`` the number of the :class:`Note` quoting
     its targets (0: none)."""
@@ -179,7 +176,7 @@ class TextLinks:
     terms: tuple[tuple[str, str], ...] = ()
 
 
-def text_links(graph: Graph, node: str) -> TextLinks:
+def text_links(graph: GraphView, node: str) -> TextLinks:
     """The :class:`TextLinks` of the record ``node`` in ``graph``."""
     cites: dict[str, list[str]] = {}
     pointers: dict[str, list[str]] = {}
@@ -204,8 +201,6 @@ def segment(text: str, links: TextLinks, terms: bool = False) -> Paragraph:
 
     The segments' texts joined give ``text`` back. Never raises.
     """
-    from rules_kb.references import ReferenceKind, find_references
-
     spans: list[tuple[int, int, SegmentKind, tuple[str, ...]]] = []
     for reference in find_references(text):
         if reference.kind is ReferenceKind.TERM:
@@ -329,13 +324,13 @@ def _anchors(selection: Selection, extra_glossary) -> tuple[dict[str, str], list
             anchors[node] = unique(f"g-{slug(entry.term)}")
             entries.append((entry, selected))
     for card in selection.cards:
-        anchors[node_id("card", card.faq, card.name)] = unique(f"c-{slug(card.name)}")
+        anchors[card_node(card)] = unique(f"c-{slug(card.name)}")
     return anchors, entries
 
 
 def _documents(kb: KnowledgeBase, ids) -> tuple[Document, ...]:
     wanted = set(ids)
-    return tuple(document for document in kb.corpus.documents if document.id in wanted)
+    return tuple(document for document in kb.documents if document.id in wanted)
 
 
 def build_excerpt(
@@ -353,7 +348,7 @@ def build_excerpt(
     time (default: the current local time, to the minute).
     """
     graph = kb.graph
-    documents = {document.id: document for document in kb.corpus.documents}
+    documents = {document.id: document for document in kb.documents}
     exported = (now or datetime.now().astimezone()).replace(second=0, microsecond=0)
     used: list[tuple[GlossaryEntry, bool]] = []
     links = {}
@@ -389,7 +384,7 @@ def build_excerpt(
         if not annotations:
             rules.append(RuleEntry(rule, anchors[node], document, texts))
             continue
-        found = kb.links(rule)
+        found = rule_links(kb, rule)
         terms = tuple(anchors[link.node] for link in found.terms if link.node in anchors)
         above = tuple(dict.fromkeys(listed[link.node] for link in found.rulings if link.node in listed))
         new = [link for link in found.rulings if link.node not in listed]
@@ -418,9 +413,8 @@ def build_excerpt(
     )
     cards = []
     for card in selection.cards:
-        card_node = node_id("card", card.faq, card.name)
-        pairs = [(edge.target, kb.record(edge.target), "card") for edge in graph.outgoing(card_node, Relation.HAS_RULING)]
-        cards.append(CardItem(card, anchors[card_node], rulings_of(p for p in pairs if p[1] is not None)))
+        pairs = [(edge.target, kb.record(edge.target), "card") for edge in graph.outgoing(card_node(card), Relation.HAS_RULING)]
+        cards.append(CardItem(card, anchors[card_node(card)], rulings_of(p for p in pairs if p[1] is not None)))
     notes = tuple(resolver.notes.values())
     document_ids = [rule.quoted_from or rule.source.document for rule in selection.rules]
     document_ids += [entry.source.document for entry, _ in entries] + [card.faq for card in selection.cards]

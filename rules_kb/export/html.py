@@ -31,7 +31,7 @@ from rules_kb.export.excerpt import (
     exported_label,
     version_label,
 )
-from rules_kb.model import Rule
+from rules_kb.core.model import Rule
 
 #: The style of every page: screen, phone (narrow) and print (A4).
 CSS = """
@@ -371,7 +371,7 @@ def to_html(excerpt: Excerpt) -> bytes:
 def read_rules(page: bytes | str) -> list[tuple[str, str, str]]:
     """``(number, edition, text)`` of every rule of an exported page, in
     page order; ``text`` is the paragraphs joined by blank lines (the
-    :attr:`rules_kb.model.Rule.text` they were made from)."""
+    :attr:`rules_kb.core.model.Rule.text` they were made from)."""
     root = lxml_html.fromstring(page)
     found = []
     for article in root.xpath('//article[contains(concat(" ", @class, " "), " rule ")]'):

@@ -21,7 +21,7 @@ from rules_kb.export.excerpt import (
     exported_label,
     version_label,
 )
-from rules_kb.model import Rule
+from rules_kb.core.model import Rule
 
 _SPECIAL_RE = re.compile(r"([\\`*_<>~&|]|\](?=[(\[:]))")
 _MARKER_RE = re.compile(r"^(\s*)([#+=-]|\d+(?=[.)](?:\s|$)))", re.MULTILINE)

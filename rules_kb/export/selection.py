@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from rules_kb.errors import ExportError, RulesKbError, UnknownRuleError
-from rules_kb.model import Card, GlossaryEntry, Rule
-from rules_kb.numbers import RuleNumber, RuleNumberError
-from rules_kb.text import fold
-
-if TYPE_CHECKING:
-    from rules_kb.kb import KnowledgeBase
+from rules_kb.ask import ask
+from rules_kb.build.graph import Relation
+from rules_kb.core.errors import ExportError, Remedy, RulesKbError, UnknownRuleError
+from rules_kb.core.model import Card, GlossaryEntry, RecordKind, Rule, card_node
+from rules_kb.core.numbers import RuleNumber, RuleNumberError
+from rules_kb.core.text import fold
+from rules_kb.loader import KnowledgeBase
+from rules_kb.lookup.glossary import define
+from rules_kb.lookup.rules import show
+from rules_kb.search import search
 
 
 class SelectionError(ExportError):
@@ -45,10 +47,8 @@ class UnknownCardError(RulesKbError):
         self.name = name
         self.close = close
         hint = "Cartes proches : " + ", ".join(f"« {c} »" for c in close) + "." if close else "Aucune carte proche."
-        super().__init__(
-            f"Aucune carte de la FAQ ne s'appelle « {name} ». {hint} "
-            f"Essayez aussi « rules-kb search --kind carte \"{name}\" »."
-        )
+        super().__init__(f"Aucune carte de la FAQ ne s'appelle « {name} ». {hint}")
+        self.remedy = Remedy.SEARCH_CARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +268,7 @@ class _Collector:
     # parts ------------------------------------------------------------------
 
     def number(self, item: NumberItem) -> None:
-        found = self.kb.lookup(item.first, self.edition)
+        found = show(self.kb, item.first, self.edition, links=False)
         rule = found.rule
         rules = self.subtree(rule)
         below = len(rules) - 1
@@ -301,7 +301,7 @@ class _Collector:
         self.add("range", text, f"règles {rules[0].number} à {rules[-1].number}", rules)
 
     def term(self, text: str) -> None:
-        definition = self.kb.define(text)
+        definition = define(self.kb, text)
         entries = [definition.entry]
         if definition.entry.is_pointer:
             entries.extend(definition.followed)
@@ -316,10 +316,8 @@ class _Collector:
     def card(self, name: str) -> None:
         card = find_card(self.kb, name)
         self.cards.setdefault(f"{card.faq}:{card.name}", card)
-        from rules_kb.graph import Relation, node_id
-
         graph = self.kb.graph
-        node = node_id("card", card.faq, card.name)
+        node = card_node(card)
         rules: list[Rule] = []
         for edge in graph.outgoing(node, Relation.KEYWORD):
             keyword = self.kb.record(edge.target)
@@ -333,14 +331,14 @@ class _Collector:
         self.add("card", card.name, f"carte « {card.name} » et les règles de ses mots-clés et décisions", rules)
 
     def search(self, query: str, limit: int) -> None:
-        result = self.kb.search(query, limit=limit, edition=self.edition, kinds=("rule",))
+        result = search(self.kb, query, limit=limit, edition=self.edition, kinds=(RecordKind.RULE.value,))
         rules = [rule for hit in result.hits if (rule := self.kb.rule(hit.id, hit.edition)) is not None]
         if not rules:
             self.warnings.append(f"La recherche « {query} » ne trouve aucune règle.")
         self.add("search", query.strip(), f"recherche « {query.strip()} » ({len(rules)} règles)", rules)
 
     def question(self, question: str, limit: int) -> None:
-        answer = self.kb.ask(question, limit=limit, edition=self.edition)
+        answer = ask(self.kb, question, limit=limit, edition=self.edition)
         rules = [rule for found in answer.rules if (rule := self.kb.rule(found.number, found.edition)) is not None]
         if not rules:
             self.warnings.append(f"La question « {question} » ne mène à aucune règle.")
@@ -376,7 +374,7 @@ def find_card(kb: KnowledgeBase, name: str):
     wanted = " ".join(fold(name).split())
     if not wanted:
         raise SelectionError("Le nom de carte est vide : donnez un nom de la FAQ, par exemple « Guide griffon ».")
-    cards = kb.corpus.cards
+    cards = kb.records(RecordKind.CARD)
     for card in cards:
         if " ".join(fold(card.name).split()) == wanted:
             return card
@@ -393,18 +391,15 @@ def select(kb: KnowledgeBase, request: SelectionRequest) -> Selection:
 
     Raises :class:`SelectionError` for an empty request, one that selects
     nothing (a search or question finding no rule), or an unreadable
-    number or range, :class:`rules_kb.errors.UnknownRuleError` for a number
+    number or range, :class:`rules_kb.core.errors.UnknownRuleError` for a number
     no rule has (with the nearest ones), and the errors of
     :meth:`~rules_kb.kb.KnowledgeBase.define` (unknown term),
     :func:`find_card`, :meth:`~rules_kb.kb.KnowledgeBase.search` and
     :meth:`~rules_kb.kb.KnowledgeBase.ask` (empty query),
-    :class:`rules_kb.errors.UnknownEditionError`.
+    :class:`rules_kb.core.errors.UnknownEditionError`.
     """
     if request.is_empty:
-        raise SelectionError(
-            "Rien à exporter : donnez des numéros de règles (420.5, 418.5a-i), "
-            "ou --term, --card, --search, --ask, ou --all pour le livre complet."
-        )
+        raise SelectionError("Rien à exporter : donnez des numéros de règles (420.5, 418.5a-i).").with_remedy(Remedy.SELECT)
     collector = _Collector(kb, request.edition)
     for item in parse_items(request.items):
         (collector.range if item.is_range else collector.number)(item)

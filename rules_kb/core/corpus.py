@@ -1,19 +1,20 @@
 """Finding a corpus folder and reading its manifest (``manifest.toml``).
 
-The corpus used is, in order: the folder given by the caller (``--corpus``),
-the folder in the ``RULES_KB_CORPUS`` environment variable, or the corpus
-bundled with the package.
+The corpus used is, in order: the folder given by the caller, the folder in
+the ``RULES_KB_CORPUS`` environment variable, or the corpus bundled with
+the package. Reading the documents themselves is the parsers' work
+(:func:`indexer.read_document`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
-from rules_kb.errors import CorpusError, describe_os_error
-from rules_kb.model import Document, DocumentKind
+from rules_kb.core.errors import CorpusError, describe_os_error
+from rules_kb.core.model import Document, DocumentKind
 
 MANIFEST = "manifest.toml"
 CORPUS_ENV = "RULES_KB_CORPUS"
@@ -26,28 +27,41 @@ _DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
+#: ``progress(description, completed, total)``: called as the reading and
+#: building of a corpus advance (the CLI shows a progress bar).
+Progress = Callable[[str, int, int], None]
+
+
+def no_progress(description: str, completed: int, total: int) -> None:
+    """A :data:`Progress` that shows nothing."""
+
+
+#: The folder of the rules_kb package.
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def bundled_corpus() -> Path:
     """The corpus shipped with rules-kb.
 
     In an installed wheel it is ``rules_kb/corpus``; in a source checkout
     (editable install) it is the ``corpus/`` folder beside ``rules_kb/``.
     """
-    package = Path(__file__).resolve().parent
-    installed = package / "corpus"
+    installed = Path(PACKAGE) / "corpus"
     if (installed / MANIFEST).is_file():
         return installed
-    return package.parent / "corpus"
+    return Path(PACKAGE).parent / "corpus"
 
 
-def locate_corpus(folder: str | os.PathLike[str] | None = None) -> Path:
+def locate_corpus(folder: str | os.PathLike[str] | None = None, given_as: str = "dossier donné") -> Path:
     """The corpus folder to use: ``folder``, else ``$RULES_KB_CORPUS``, else the bundled one.
 
-    Raises :class:`CorpusError` if the chosen folder does not exist or has no
-    ``manifest.toml``.
+    ``given_as`` says, in the messages, how ``folder`` was given (the CLI
+    passes its option's name). Raises :class:`CorpusError` if the chosen
+    folder does not exist or has no ``manifest.toml``.
     """
     chosen = folder or os.environ.get(CORPUS_ENV) or None
     path = Path(chosen).expanduser() if chosen else bundled_corpus()
-    origin = "--corpus" if folder else (CORPUS_ENV if chosen else "corpus intégré")
+    origin = given_as if folder else (CORPUS_ENV if chosen else "corpus intégré")
     if not path.is_dir():
         raise CorpusError(
             f"Le dossier de corpus « {path} » ({origin}) n'existe pas. "
@@ -165,58 +179,3 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
                 str(path),
             )
     return tuple(documents)
-
-
-HTML_SUFFIXES = (".html", ".htm")
-
-
-def read_document(document: Document) -> str:
-    """The text of a document; raises :class:`CorpusError` if unreadable.
-
-    A ``.txt`` (or any other) file is read as UTF-8; an ``.html``/``.htm``
-    file is converted to text keeping its block structure
-    (:func:`indexer.html.html_to_text`), so the same parsers read both.
-    """
-    path = Path(document.path)
-    if path.suffix.lower() in HTML_SUFFIXES:
-        from indexer.html import html_to_text
-
-        try:
-            return html_to_text(path.read_bytes())
-        except (OSError, ValueError, LookupError) as error:
-            reason = describe_os_error(error) if isinstance(error, OSError) else str(error)
-            raise CorpusError(
-                f"Impossible de lire le document HTML « {document.id} » ({path}) : {reason}. "
-                "Vérifiez le fichier ou donnez-le en texte UTF-8.",
-                str(path),
-            ) from None
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise CorpusError(
-            f"Le document « {document.id} » ({path}) n'est pas un texte UTF-8 "
-            f"(octet invalide à la position {error.start}). Convertissez-le en UTF-8.",
-            str(path),
-        ) from None
-    except OSError as error:
-        raise CorpusError(
-            f"Impossible de lire le document « {document.id} » ({path}) : {describe_os_error(error)}.", str(path)
-        ) from None
-
-
-def fingerprint(folder: Path, documents: tuple[Document, ...], code_files: tuple[Path, ...]) -> str:
-    """SHA-256 (hex) of the manifest, every document and the parser code.
-
-    Any change to one of them gives another fingerprint, so the cache built
-    from them is rebuilt by itself.
-    """
-    digest = hashlib.sha256()
-    for path in (folder / MANIFEST, *(Path(d.path) for d in documents), *code_files):
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            raise CorpusError(f"Impossible de lire {path} : {describe_os_error(error)}.", str(path)) from None
-        digest.update(str(path.name).encode())
-        digest.update(len(data).to_bytes(8, "big"))
-        digest.update(data)
-    return digest.hexdigest()

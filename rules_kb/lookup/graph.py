@@ -1,4 +1,4 @@
-"""The neighbourhood of a rule or a glossary term, as a picture: JSON, Graphviz DOT, Mermaid.
+"""``graph``: the neighbourhood of a rule or a glossary term, as a picture: JSON, Graphviz DOT, Mermaid.
 
 >>> hood = neighbourhood(kb, "418.5a", depth=1)          # doctest: +SKIP
 >>> print(to_mermaid(hood))                               # doctest: +SKIP
@@ -12,21 +12,23 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
-from rules_kb.errors import RulesKbError
-from rules_kb.graph import RELATION_LABELS, Edge, Relation, glossary_node, node_kind, rule_node
-from rules_kb.numbers import RuleNumber, RuleNumberError
-
-if TYPE_CHECKING:
-    from rules_kb.kb import KnowledgeBase
+from rules_kb.build.graph import Edge, Relation
+from rules_kb.core.errors import RulesKbError
+from rules_kb.core.files import check_file_target, write_file
+from rules_kb.core.model import RecordKind, glossary_node, node_kind, rule_node
+from rules_kb.core.numbers import RuleNumber, RuleNumberError
+from rules_kb.loader import KnowledgeBase
+from rules_kb.lookup.glossary import define
+from rules_kb.core.text import first_sentence
+from rules_kb.lookup.rules import show
 
 #: What ``--relation`` accepts: the English ids and the French labels.
 RELATION_NAMES = {
     **{relation.value: relation for relation in Relation},
-    **{label: relation for relation, label in RELATION_LABELS.items()},
+    **{relation.label: relation for relation in Relation},
 }
 
 FORMATS = ("json", "dot", "mermaid")
@@ -38,17 +40,18 @@ class DiagramError(RulesKbError):
     """A picture cannot be made or written (unknown relation, no Graphviz, existing file…)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Neighbourhood:
+class Neighbourhood(NamedTuple):
     """Nodes within ``depth`` edges of ``center``: ``nodes`` as ``(node id,
-    record)`` in breadth-first order (the center first), ``edges`` between
-    them, and ``truncated`` when ``limit`` nodes cut the walk short."""
+    record)`` in breadth-first order (the center first), their short
+    ``labels`` (:func:`label`), ``edges`` between them, and ``truncated``
+    when ``limit`` nodes cut the walk short."""
 
     center: str
     depth: int
     nodes: tuple[tuple[str, Any], ...]
     edges: tuple[Edge, ...]
     truncated: bool
+    labels: tuple[str, ...] = ()
 
 
 def resolve_relation(name: str) -> Relation:
@@ -72,67 +75,54 @@ def neighbourhood(
     """The neighbourhood of a rule number (``"418.5a"``) or a glossary term
     (``"Couche"``, typos allowed as in ``define``).
 
-    Raises :class:`rules_kb.errors.UnknownRuleError`,
-    :class:`rules_kb.errors.UnknownTermError`,
-    :class:`rules_kb.errors.UnknownEditionError` and :class:`DiagramError`
+    Raises :class:`rules_kb.core.errors.UnknownRuleError`,
+    :class:`rules_kb.core.errors.UnknownTermError`,
+    :class:`rules_kb.core.errors.UnknownEditionError` and :class:`DiagramError`
     (unknown relation).
     """
     wanted = tuple(dict.fromkeys(resolve_relation(name) for name in relations))
     try:
         RuleNumber.parse(target)
     except RuleNumberError:
-        center = glossary_node(kb.define(target).entry)
+        center = glossary_node(define(kb, target).entry)
     else:
-        center = rule_node(kb.lookup(target, edition).rule)
+        center = rule_node(show(kb, target, edition, links=False).rule)
     nodes, edges, truncated = kb.graph.neighbourhood(center, depth, wanted, limit)
-    return Neighbourhood(center, depth, tuple((node, kb.record(node)) for node in nodes), tuple(edges), truncated)
+    found = tuple((node, kb.record(node)) for node in nodes)
+    labels = tuple(label(node, record) for node, record in found)
+    return Neighbourhood(center, depth, found, tuple(edges), truncated, labels)
 
 
 def label(node: str, record: Any) -> str:
     """A short label of a node: ``"420.5c Une créature avec des blessures…"``,
     ``"Couche"`` (glossary), ``"Guide griffon"`` (card)…"""
-    from rules_kb.links import first_sentence
-
-    kind = node_kind(node)
     if record is None:
         return node
-    if kind == "rule":
+    kind = node_kind(node)
+    if kind is RecordKind.RULE:
         text = record.title or first_sentence(record.text, 40)
         return f"{record.number} ({record.edition}) {text}".strip()
-    if kind == "glossary":
+    if kind is RecordKind.GLOSSARY:
         return record.term
-    if kind == "card":
+    if kind is RecordKind.CARD:
         return record.name
-    if kind == "ruling":
+    if kind is RecordKind.RULING:
         return "Décision : " + first_sentence(record.text, 40)
     return record.title
 
 
-def neighbourhood_dict(hood: Neighbourhood) -> dict[str, Any]:
-    """``graph --json``: ``{"center", "depth", "truncated", "nodes": [{"id",
-    "kind", "label"}], "edges": [{"source", "target", "relation", "score",
-    "text"}]}``."""
-    return {
-        "center": hood.center,
-        "depth": hood.depth,
-        "truncated": hood.truncated,
-        "nodes": [{"id": node, "kind": node_kind(node), "label": label(node, record)} for node, record in hood.nodes],
-        "edges": [
-            {"source": e.source, "target": e.target, "relation": e.relation.value, "score": e.score, "text": e.text}
-            for e in hood.edges
-        ],
-    }
-
-
 def edge_label(edge: Edge) -> str:
     """The French label of an edge, with its similarity for counterparts and versions."""
-    text = RELATION_LABELS[edge.relation]
+    text = edge.relation.label
     if edge.relation in (Relation.COUNTERPART, Relation.VERSION_OF):
         text += f" {edge.score:.0%}"
     return text
 
 
-_SHAPES = {"rule": "box", "glossary": "ellipse", "card": "note", "ruling": "plaintext", "faq-section": "folder", "course": "tab"}
+_SHAPES = {
+    RecordKind.RULE: "box", RecordKind.GLOSSARY: "ellipse", RecordKind.CARD: "note", RecordKind.RULING: "plaintext",
+    RecordKind.FAQ_SECTION: "folder", RecordKind.COURSE: "tab",
+}  # fmt: skip
 
 
 def _dot_string(text: str) -> str:
@@ -142,8 +132,8 @@ def _dot_string(text: str) -> str:
 def to_dot(hood: Neighbourhood) -> str:
     """The neighbourhood as a Graphviz DOT digraph (edges labelled in French)."""
     lines = ["digraph voisinage {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];']
-    for node, record in hood.nodes:
-        attributes = f"label={_dot_string(label(node, record))}, shape={_SHAPES.get(node_kind(node), 'box')}"
+    for (node, _record), text in zip(hood.nodes, hood.labels):
+        attributes = f"label={_dot_string(text)}, shape={_SHAPES.get(node_kind(node), 'box')}"
         if node == hood.center:
             attributes += ", style=bold"
         lines.append(f"  {_dot_string(node)} [{attributes}];")
@@ -162,9 +152,9 @@ def to_mermaid(hood: Neighbourhood) -> str:
     """The neighbourhood as a Mermaid flowchart (nodes ``n0``, ``n1``… in breadth-first order)."""
     ids = {node: f"n{position}" for position, (node, _) in enumerate(hood.nodes)}
     lines = ["flowchart LR"]
-    for node, record in hood.nodes:
-        text = _mermaid_text(label(node, record))
-        shape = ('(["', '"])') if node_kind(node) == "glossary" else ('["', '"]')
+    for (node, _record), shown in zip(hood.nodes, hood.labels):
+        text = _mermaid_text(shown)
+        shape = ('(["', '"])') if node_kind(node) is RecordKind.GLOSSARY else ('["', '"]')
         lines.append(f"  {ids[node]}{shape[0]}{text}{shape[1]}")
     for edge in hood.edges:
         text = edge_label(edge)
@@ -181,8 +171,6 @@ def write_picture(text: str, path: str | os.PathLike[str], force: bool = False, 
     :class:`DiagramError` for an existing file, a missing Graphviz, a failed
     rendering or an unwritable folder.
     """
-    from rules_kb.files import check_file_target, write_file
-
     target = check_file_target(path, force, DiagramError)
     output = RENDERED.get(target.suffix.lower()) if dot else None
     data = text.encode("utf-8")

@@ -3,14 +3,61 @@ FAQ cards, rulings and sections, course sections, diagnostics.
 
 Every record is immutable and knows where it came from (document id and line
 span), so that ``show``, diagnostics and exports can cite the source.
+Records are typed named tuples (:class:`typing.NamedTuple`): immutable
+values like frozen dataclasses, read from the cache by position, and cheap
+to import (``show`` must start in a few milliseconds; importing
+:mod:`dataclasses` alone costs a fifth of that budget).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from rules_kb.numbers import Level, RuleNumber
+from rules_kb.core.numbers import Level, RuleNumber
+from rules_kb.core.text import fold
+
+
+class RecordKind(enum.Enum):
+    """The kinds of record of a corpus.
+
+    ``value`` is the id used in graph node ids, the index and JSON
+    (``"rule"``); ``label`` the French name users read (``"règle"``);
+    ``nouns`` the French singular and plural for counts (``"entrée du
+    glossaire"``); ``field`` the attribute of :class:`Corpus` holding them
+    (also the key of the counts in JSON); ``aliases`` what else a user may
+    type for the kind (``--kind carte``).
+    """
+
+    def __new__(cls, value: str, label: str, nouns: tuple[str, str], field: str, aliases: tuple[str, ...]):
+        member = object.__new__(cls)
+        member._value_ = value
+        member.label = label
+        member.nouns = nouns
+        member.field = field
+        member.aliases = aliases
+        return member
+
+    RULE = ("rule", "règle", ("règle", "règles"), "rules", ("regle", "règle", "regles", "règles"))
+    GLOSSARY = (
+        "glossary", "glossaire", ("entrée du glossaire", "entrées du glossaire"), "glossary", ("glossaire", "terme"),
+    )  # fmt: skip
+    CARD = ("card", "carte", ("carte", "cartes"), "cards", ("carte", "cartes"))
+    RULING = (
+        "ruling", "décision", ("décision", "décisions"), "rulings", ("decision", "décision", "decisions", "décisions"),
+    )  # fmt: skip
+    FAQ_SECTION = ("faq-section", "section de FAQ", ("section de FAQ", "sections de FAQ"), "faq_sections", ("faq", "section"))
+    COURSE = ("course", "cours", ("section de cours", "sections de cours"), "course", ("cours",))
+
+    @classmethod
+    def named(cls, text: str) -> RecordKind | None:
+        """The kind a user typed: its id, label or an alias (``"Cartes"``,
+        ``"faq-section"``), case and accents aside; None if none."""
+        wanted = text.strip().lower()
+        for kind in cls:
+            if wanted == kind.value or wanted in kind.aliases or fold(wanted) in kind.aliases:
+                return kind
+        return None
 
 
 class DocumentKind(enum.Enum):
@@ -26,8 +73,7 @@ class DocumentKind(enum.Enum):
     """A teaching article pointing to the rules."""
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(NamedTuple):
     """One entry of ``corpus/manifest.toml``.
 
     ``date`` is an ISO date string, ``YYYY-MM-DD`` or ``YYYY`` when only the
@@ -49,8 +95,7 @@ class Document:
     cites_edition: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSpan:
+class SourceSpan(NamedTuple):
     """Where a record was read: document id, 1-based inclusive line range,
     and the 0-based ``[char_start, char_end)`` range in the document text."""
 
@@ -61,8 +106,7 @@ class SourceSpan:
     char_end: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """A numbered rule of one edition of the comprehensive rules.
 
     ``number`` is canonical (``"420.5c"``, ``"420"``, ``"4"`` for a chapter),
@@ -106,8 +150,7 @@ class Rule:
         return f"{self.edition}:{self.number}"
 
 
-@dataclass(frozen=True, slots=True)
-class GlossaryEntry:
+class GlossaryEntry(NamedTuple):
     """An entry of the glossary (*Glossaire*) of the comprehensive rules.
 
     ``term`` is the headword without its marker (``"Contrer, contrecarrer"``),
@@ -142,8 +185,7 @@ class GlossaryEntry:
         return bool(self.see) and all(paragraph.startswith("Voir") for paragraph in self.definition)
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(NamedTuple):
     """A ruling of a FAQ: one ``*`` item.
 
     ``card`` is the card it is about (``""`` for a ruling of a general
@@ -160,8 +202,7 @@ class Ruling:
     source: SourceSpan
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     """A card entry of a FAQ, as printed there.
 
     ``mana_cost`` is in braces (``"{2}{W}"``, ``""`` for a land, ``"{}"``
@@ -183,8 +224,7 @@ class Card:
     source: SourceSpan
 
 
-@dataclass(frozen=True, slots=True)
-class FaqSection:
+class FaqSection(NamedTuple):
     """A section of a FAQ's general notes (``***Title***``): its text, without
     the rules it quotes (those are :class:`Rule` records) and its rulings."""
 
@@ -195,8 +235,7 @@ class FaqSection:
     source: SourceSpan
 
 
-@dataclass(frozen=True, slots=True)
-class FaqDate:
+class FaqDate(NamedTuple):
     """A date a FAQ announces: ``label`` (what happens), ``text`` as printed,
     ``iso`` (``YYYY-MM-DD``, the first day of a range; ``""`` if unreadable)."""
 
@@ -205,8 +244,7 @@ class FaqDate:
     iso: str
 
 
-@dataclass(frozen=True, slots=True)
-class FaqInfo:
+class FaqInfo(NamedTuple):
     """The metadata of a FAQ: its own title, authors, date of last change
     (ISO), announced dates, and its introduction text."""
 
@@ -219,8 +257,7 @@ class FaqInfo:
     source: SourceSpan
 
 
-@dataclass(frozen=True, slots=True)
-class Paragraph:
+class Paragraph(NamedTuple):
     """A paragraph of a course: ``text``, or a bulleted list in ``items``
     (``text`` is then ``""``)."""
 
@@ -228,8 +265,7 @@ class Paragraph:
     items: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class CourseSection:
+class CourseSection(NamedTuple):
     """A section of a course: ``title`` as printed (without its final colon),
     ``level`` (1 for the document's title and capitalised headings, 2 for
     the others), its paragraphs, and ``points_to``: the rules sections it
@@ -260,8 +296,7 @@ class Severity(enum.Enum):
     """Something unusual that was kept as it is."""
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     """A problem found in a source document; data, never an exception.
 
     ``line`` is 1-based in ``document``; ``code`` is a stable identifier
@@ -275,8 +310,7 @@ class Diagnostic:
     severity: Severity = Severity.ERROR
 
 
-@dataclass(frozen=True, slots=True)
-class Corpus:
+class Corpus(NamedTuple):
     """Everything parsed from a corpus folder.
 
     ``rules`` are in document order within each edition. ``fingerprint`` is
@@ -289,7 +323,7 @@ class Corpus:
     diagnostics: tuple[Diagnostic, ...]
     fingerprint: str = ""
     folder: str = ""
-    parsed_documents: frozenset[str] = field(default_factory=frozenset)
+    parsed_documents: frozenset[str] = frozenset()
     glossary: tuple[GlossaryEntry, ...] = ()
     cards: tuple[Card, ...] = ()
     rulings: tuple[Ruling, ...] = ()
@@ -297,3 +331,80 @@ class Corpus:
     faq_sections: tuple[FaqSection, ...] = ()
     faqs: tuple[FaqInfo, ...] = ()
     course: tuple[CourseSection, ...] = ()
+
+
+# -- node ids --------------------------------------------------------------------
+#
+# Every record has a string id, used as a node of the rule graph, a key of
+# the cache and an anchor of exports: its kind, then what tells it apart.
+
+
+def node_id(kind: RecordKind, *parts: str) -> str:
+    """``node_id(RecordKind.RULE, "2004", "420.5c")`` → ``"rule:2004:420.5c"``."""
+    return ":".join((kind.value, *parts))
+
+
+def node_kind(node: str) -> RecordKind:
+    """The :class:`RecordKind` of a node id (``"rule:2004:420.5c"`` → ``RULE``).
+    Raises ValueError for a string that is no node id."""
+    return RecordKind(node.partition(":")[0])
+
+
+def rule_node(rule: Rule) -> str:
+    """``rule:<edition>:<number>``."""
+    return node_id(RecordKind.RULE, rule.edition, rule.number)
+
+
+def glossary_node(entry: GlossaryEntry) -> str:
+    """``glossary:<edition>:<term>``."""
+    return node_id(RecordKind.GLOSSARY, entry.edition, entry.term)
+
+
+def card_node(card: Card) -> str:
+    """``card:<faq>:<name>``."""
+    return node_id(RecordKind.CARD, card.faq, card.name)
+
+
+def ruling_nodes(rulings) -> list[str]:
+    """The node ids of ``rulings`` (all the rulings of a corpus, in order):
+    ``ruling:<faq>:<card or section>#<rank>``, the rank counted from 1 for
+    each card or section."""
+    counts: dict[str, int] = {}
+    ids = []
+    for ruling in rulings:
+        about = ruling.card or ruling.section
+        counts[about] = counts.get(about, 0) + 1
+        ids.append(node_id(RecordKind.RULING, ruling.faq, f"{about}#{counts[about]}"))
+    return ids
+
+
+def faq_section_node(section: FaqSection, position: int) -> str:
+    """``faq-section:<faq>:<position>`` (from 1, in corpus order)."""
+    return node_id(RecordKind.FAQ_SECTION, section.faq, str(position))
+
+
+def course_node(section: CourseSection, position: int) -> str:
+    """``course:<course>:<position>`` (from 1, in corpus order)."""
+    return node_id(RecordKind.COURSE, section.course, str(position))
+
+
+def record_nodes(corpus: Corpus, kind: RecordKind | None = None) -> dict[str, object]:
+    """The records of ``corpus`` by node id: those of one ``kind``, or all of them,
+    kinds in :class:`RecordKind` order, records in corpus order."""
+    tables = {
+        RecordKind.RULE: lambda: ((rule_node(rule), rule) for rule in corpus.rules),
+        RecordKind.GLOSSARY: lambda: ((glossary_node(entry), entry) for entry in corpus.glossary),
+        RecordKind.CARD: lambda: ((card_node(card), card) for card in corpus.cards),
+        RecordKind.RULING: lambda: zip(ruling_nodes(corpus.rulings), corpus.rulings),
+        RecordKind.FAQ_SECTION: lambda: (
+            (faq_section_node(section, position), section) for position, section in enumerate(corpus.faq_sections, 1)
+        ),
+        RecordKind.COURSE: lambda: (
+            (course_node(section, position), section) for position, section in enumerate(corpus.course, 1)
+        ),
+    }
+    nodes: dict[str, object] = {}
+    for name, found in tables.items():
+        if kind is None or kind is name:
+            nodes.update(found())
+    return nodes

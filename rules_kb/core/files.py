@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from rules_kb.errors import OutputError, describe_os_error
+from rules_kb.core.errors import OutputError, Remedy, RulesKbError, describe_os_error
 
 #: The file that marks a folder as a rulebook written by rules-kb.
 BOOK_MARKER = ".rules-kb-livre"
@@ -28,7 +28,7 @@ def _umask() -> int:
     return mask
 
 
-def check_file_target(path: str | os.PathLike[str], force: bool = False, error: type[Exception] = OutputError) -> Path:
+def check_file_target(path: str | os.PathLike[str], force: bool = False, error: type[RulesKbError] = OutputError) -> Path:
     """``path`` as a :class:`~pathlib.Path` if a file may be written there.
 
     Raises ``error`` (French message) when it is a folder, or an existing
@@ -38,18 +38,18 @@ def check_file_target(path: str | os.PathLike[str], force: bool = False, error: 
     if target.is_dir():
         raise error(f"« {target} » est un dossier ; donnez un nom de fichier.")
     if target.exists() and not force:
-        raise error(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
+        raise error(f"Le fichier « {target} » existe déjà.").with_remedy(Remedy.REPLACE)
     return target
 
 
 def write_file(
-    path: str | os.PathLike[str], data: bytes, force: bool = False, error: type[Exception] = OutputError
+    path: str | os.PathLike[str], data: bytes, force: bool = False, error: type[RulesKbError] = OutputError
 ) -> Path:
     """Write ``data`` to ``path``, whole or not at all; returns the path.
 
     Never replaces an existing file unless ``force`` (checked again just
     before the rename, so a file created meanwhile is kept). Raises
-    ``error`` (default :class:`rules_kb.errors.OutputError`) for an
+    ``error`` (default :class:`rules_kb.core.errors.OutputError`) for an
     existing file, a folder, or a folder that cannot be written.
     """
     target = check_file_target(path, force, error)
@@ -60,7 +60,7 @@ def write_file(
             stream.write(data)
         os.chmod(staging, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's 0600
         if target.exists() and not force:
-            raise error(f"Le fichier « {target} » existe déjà ; ajoutez --force pour le remplacer.")
+            raise error(f"Le fichier « {target} » existe déjà.").with_remedy(Remedy.REPLACE)
         os.replace(staging, target)
         staging = None
     except OSError as problem:
@@ -76,7 +76,7 @@ def check_folder_target(path: str | os.PathLike[str], force: bool = False) -> Pa
 
     A missing or empty folder is fine; an existing rulebook (one with
     :data:`BOOK_MARKER`) only with ``force``. Raises
-    :class:`rules_kb.errors.OutputError` for a file, a rulebook without
+    :class:`rules_kb.core.errors.OutputError` for a file, a rulebook without
     ``force`` and a folder holding anything else.
     """
     target = Path(path)
@@ -90,9 +90,7 @@ def check_folder_target(path: str | os.PathLike[str], force: bool = False) -> Pa
                 str(target),
             )
         if not force:
-            raise OutputError(
-                f"Le dossier « {target} » contient déjà un livre ; ajoutez --force pour le remplacer.", str(target)
-            )
+            raise OutputError(f"Le dossier « {target} » contient déjà un livre.", str(target)).with_remedy(Remedy.REPLACE)
     return target
 
 
@@ -102,7 +100,7 @@ def write_folder(path: str | os.PathLike[str], files: Mapping[str, bytes], force
 
     The files are written into a hidden folder beside ``path``, which then
     takes its place: an old rulebook there (``force``) is removed only once
-    the new one is in place. Raises :class:`rules_kb.errors.OutputError`
+    the new one is in place. Raises :class:`rules_kb.core.errors.OutputError`
     (see :func:`check_folder_target`, and for a folder that cannot be written).
     """
     target = check_folder_target(path, force)
@@ -113,7 +111,7 @@ def write_folder(path: str | os.PathLike[str], files: Mapping[str, bytes], force
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
         for name, data in files.items():
             (staging / name).write_bytes(data)
-        (staging / BOOK_MARKER).write_text("Livre de règles écrit par rules-kb (export --all).\n", encoding="utf-8")
+        (staging / BOOK_MARKER).write_text("Livre de règles écrit par rules-kb.\n", encoding="utf-8")
         os.chmod(staging, 0o777 & ~_umask())
         check_folder_target(target, force)
         if target.is_dir():

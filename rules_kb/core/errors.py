@@ -1,11 +1,12 @@
-"""Exceptions a user can cause, each with a French message saying what to try.
+"""Exceptions a user can cause, each with a French message saying what was wrong.
 
-The CLI prints ``str(error)`` and exits with code 1; library callers can read
-the attributes (the bad input and where it was found).
+The messages name no command or option: a front end (the CLI) adds what to
+type next, reading the attributes (the bad input and where it was found).
 """
 
 from __future__ import annotations
 
+import enum
 import errno
 
 _OS_ERRORS = {
@@ -25,8 +26,45 @@ def describe_os_error(error: OSError) -> str:
     return _OS_ERRORS.get(error.errno, error.strerror or str(error))
 
 
+class Remedy(enum.Enum):
+    """What the user can do about an error, for a front end to say in its own
+    words (the CLI names its commands and options; the library never does)."""
+
+    REPLACE = "replace"
+    """The output exists: ask explicitly to replace it."""
+    SEARCH_RULE = "search-rule"
+    """No rule number is close: search with words of the rule."""
+    SEARCH_TERM = "search-term"
+    """No glossary entry fits: search the term in the whole corpus."""
+    SEARCH_CARD = "search-card"
+    """No FAQ card has the name: search among the cards."""
+    LIST_EXAMPLES = "list-examples"
+    """No bundled example has the name: list them."""
+    START_FROM_EXAMPLE = "start-from-example"
+    """No scenario to check: start from a bundled example."""
+    BOOK_IN_HTML = "book-in-html"
+    """The rulebook exists only in HTML; all the data exist as a dump."""
+    BOOK_FOLDER = "book-folder"
+    """The rulebook is a folder: name one."""
+    SELECT = "select"
+    """Nothing selected for an export: say what to export."""
+    NO_SELECTION_WITH_BOOK = "no-selection-with-book"
+    """The whole rulebook takes no selection."""
+
+
 class RulesKbError(Exception):
-    """Base class of every error rules-kb reports to a user."""
+    """Base class of every error rules-kb reports to a user.
+
+    ``remedy`` (a :class:`Remedy`, or None) says what the user can do next;
+    the message itself names no command.
+    """
+
+    remedy: Remedy | None = None
+
+    def with_remedy(self, remedy: Remedy) -> RulesKbError:
+        """This error, with ``remedy`` (for ``raise Error(…).with_remedy(…)``)."""
+        self.remedy = remedy
+        return self
 
 
 class CorpusError(RulesKbError):
@@ -49,12 +87,10 @@ class UnknownRuleError(RulesKbError):
         self.nearest = nearest
         self.edition = edition
         where = f" dans l'édition {edition}" if edition else ""
-        hint = (
-            f" Numéros les plus proches : {', '.join(nearest)}."
-            if nearest
-            else " Essayez « rules-kb search » avec des mots de la règle."
-        )
+        hint = f" Numéros les plus proches : {', '.join(nearest)}." if nearest else ""
         super().__init__(f"Aucune règle ne porte le numéro « {number} »{where}.{hint}")
+        if not nearest:
+            self.remedy = Remedy.SEARCH_RULE
 
 
 class UnknownEditionError(RulesKbError):
@@ -80,10 +116,8 @@ class UnknownTermError(RulesKbError):
             if close
             else "Aucun terme proche."
         )
-        super().__init__(
-            f"Aucune entrée du glossaire ne correspond à « {term} ». {hint} "
-            f"Essayez aussi « rules-kb search \"{term}\" »."
-        )
+        super().__init__(f"Aucune entrée du glossaire ne correspond à « {term} ». {hint}")
+        self.remedy = Remedy.SEARCH_TERM
 
 
 class QueryError(RulesKbError):
@@ -110,3 +144,4 @@ class OutputError(RulesKbError):
 class ExportError(RulesKbError):
     """An export cannot be made as asked (unknown format, nothing selected,
     a rulebook without a folder…)."""
+

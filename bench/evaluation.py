@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules_kb.ask import ask
+
 #: How many rules each system proposes per question.
 DEPTH = 5
 #: The cut-offs reported.
@@ -101,7 +103,7 @@ def ask_system(kb, edition: str | None = None) -> Callable[[str], list[str]]:
     """``ask`` as a system to score: the rule numbers it proposes."""
 
     def propose(question: str) -> list[str]:
-        answer = kb.ask(question, limit=DEPTH, edition=edition)
+        answer = ask(kb, question, limit=DEPTH, edition=edition)
         return [rule.number for rule in answer.rules]
 
     return propose

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from rules_kb.errors import RulesKbError
+from rules_kb.core.errors import RulesKbError
 
 #: Subrule letters in order; *l* and *o* are never used.
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -40,6 +40,24 @@ class Level(enum.IntEnum):
     SUBRULE = 3
     """``420.5c``: a lettered subrule."""
 
+    @property
+    def label(self) -> str:
+        """What a rule of this level is called in French (``"Sous-règle"``)."""
+        return _LEVEL_LABELS[self][0]
+
+    @property
+    def children_label(self) -> str:
+        """What its children are called (``"Sous-règles"``; ``""`` for a subrule)."""
+        return _LEVEL_LABELS[self][1]
+
+
+_LEVEL_LABELS = {
+    Level.CHAPTER: ("Chapitre", "Sections"),
+    Level.SECTION: ("Section", "Règles"),
+    Level.RULE: ("Règle", "Sous-règles"),
+    Level.SUBRULE: ("Sous-règle", ""),
+}
+
 
 class RuleNumberError(RulesKbError, ValueError):
     """A string is not a rule number; ``text`` holds it."""
@@ -52,8 +70,7 @@ class RuleNumberError(RulesKbError, ValueError):
         )
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class RuleNumber:
+class RuleNumber(NamedTuple):
     """A parsed rule number, ordered as the rules are printed.
 
     ``chapter`` is the chapter digit (1–9); ``section`` is the three-digit

@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
-from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from rules_kb.core.text import fold_aligned
+from rules_kb.core.vocabulary import Zone
 
 #: French number words players write.
 NUMBER_WORDS = {
@@ -62,19 +64,19 @@ _EMPTY_LIBRARY_RE = re.compile(
 )
 _DRAW_RE = re.compile(r"pioch|draw")
 _TOKEN_RE = re.compile(r"\b(?:jetons?|tokens?)\b")
-#: Where an object is told to go: the zone's name in scenarios, the nouns
-#: naming the zone, the verbs saying the object went there. Tokens go where
-#: either says; an aura's or equipment's creature leaves play by a verb.
+#: Where an object is told to go: the zone, the nouns naming it, the verbs
+#: saying the object went there (folded, as players write them). Tokens go
+#: where either says; an aura's or equipment's creature leaves play by a verb.
 _GONE_TO = (
-    ("cimetière", r"cimetiere|graveyard",
+    (Zone.GRAVEYARD, r"cimetiere|graveyard",
      r"meurt|meurent|mort|morte|detruite?|creve|dies?|sacrifiee?|va au cimetiere|quitte le jeu"),
-    ("main", r"main|hand", r"bounce|renvoyee?(?: dans la main)?"),
-    ("bibliothèque", r"bibliotheque|library|deck", r"meulee?"),
-    ("retiré de la partie", r"exil", r"exilee?|exiler|retiree? de la partie|blink"),
-    ("hors phase", r"hors phase", r"phase out|phasee?"),
+    (Zone.HAND, r"main|hand", r"bounce|renvoyee?(?: dans la main)?"),
+    (Zone.LIBRARY, r"bibliotheque|library|deck", r"meulee?"),
+    (Zone.EXILE, r"exil", r"exilee?|exiler|retiree? de la partie|blink"),
+    (Zone.PHASED_OUT, r"hors phase", r"phase out|phasee?"),
 )  # fmt: skip
-_TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone) for zone, nouns, verbs in _GONE_TO)
-_LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone) for zone, _nouns, verbs in _GONE_TO)
+_TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone.label) for zone, nouns, verbs in _GONE_TO)
+_LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone.label) for zone, _nouns, verbs in _GONE_TO)
 _ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equipements?|equipee?)\b")
 _OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui)\b")
 _THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur)\b|adverse")
@@ -85,35 +87,27 @@ YOU = "Vous"
 OPPONENT = "Adversaire"
 
 
-def _folded(text: str) -> str:
-    """``text`` lowercased without accents, one character for one, so that
-    positions in it are positions in ``text``."""
-    out = []
-    for char in text:
-        plain = "".join(c for c in unicodedata.normalize("NFKD", char.lower()) if not unicodedata.combining(c))
-        out.append(plain if len(plain) == 1 else char)
-    return "".join(out)
-
-
 def _number(word: str) -> int:
     return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
 
 
-@dataclass(slots=True)
 class Creature:
     """A creature told in a question: ``power``/``toughness`` (None when not
     told), ``damage`` marked, ``counters`` by kind (``"+1/+1"``),
     ``modifiers`` (signed P/T effects until end of turn), its ``controller``
     (:data:`YOU` or :data:`OPPONENT`) and ``[start, end)`` where it is told."""
 
-    start: int
-    end: int
-    controller: str
-    power: int | None = None
-    toughness: int | None = None
-    damage: int = 0
-    counters: dict[str, int] = field(default_factory=dict)
-    modifiers: list[tuple[int, int]] = field(default_factory=list)
+    __slots__ = ("start", "end", "controller", "power", "toughness", "damage", "counters", "modifiers")
+
+    def __init__(self, start: int, end: int, controller: str, power: int | None = None, toughness: int | None = None) -> None:
+        self.start = start
+        self.end = end
+        self.controller = controller
+        self.power = power
+        self.toughness = toughness
+        self.damage = 0
+        self.counters: dict[str, int] = {}
+        self.modifiers: list[tuple[int, int]] = []
 
     @property
     def label(self) -> str:
@@ -121,8 +115,7 @@ class Creature:
         return f"Créature {self.power}/{self.toughness}"
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(NamedTuple):
     """One fact read: the question's ``text`` at ``[start, end)`` and what it
     means in French (``"créature 2/2"``, ``"2 blessures"``)."""
 
@@ -132,8 +125,7 @@ class Fact:
     meaning: str
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(NamedTuple):
     """What a question says of the board: ``creatures``, the players'
     ``life`` and ``poison`` (by player name), ``legends`` (two legendary
     permanents with the same name), ``empty_library`` (the player who drew
@@ -198,7 +190,7 @@ def _nearest(creatures: list[Creature], position: int) -> Creature | None:
 def extract_facts(question: str) -> Facts:
     """The facts of ``question`` (see the module docstring); never raises:
     a question without facts gives an empty :class:`Facts`."""
-    text = _folded(question)
+    text = fold_aligned(question)
     read: list[Fact] = []
     creatures: list[Creature] = []
     unplaced: list[str] = []
@@ -325,18 +317,22 @@ def _toml(value) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
+def commented(scenario: str, question: str, before: str, after: str) -> str:
+    """``scenario`` (a TOML text) after a comment: the line ``before``, the
+    question's lines, the line ``after`` (a front end says there how it
+    built the file and what to do with it)."""
+    lines = [f"# {before}", *(f"# {line}" for line in question.strip().splitlines() or [""]), f"# {after}", ""]
+    return "\n".join(lines) + "\n" + scenario
+
+
 def scenario_toml(facts: Facts, question: str, edition: str) -> str:
     """The scenario TOML of ``facts``, for the checker's ``edition``: two
     players (:data:`YOU` and :data:`OPPONENT`), one permanent per creature
     (``creature-1``…, timestamps in the question's order), its effects,
     for legends two legendary creatures named "Légende", and a token 1/1
-    in the zone told. The question is repeated in a comment; the text is what ``ask
-    --scenario`` prints."""
+    in the zone told; titled with the question's first line (see
+    :func:`commented` for the comment ``ask --scenario`` prints first)."""
     lines = [
-        "# Scénario construit par « rules-kb ask » à partir de la question :",
-        *(f"# {line}" for line in question.strip().splitlines() or [""]),
-        "# Vérifiez-le et complétez-le, puis : rules-kb check scenario.toml",
-        "",
         f"title = {_toml(question.strip().splitlines()[0] if question.strip() else 'Question')}",
         f"edition = {_toml(edition)}",
     ]

@@ -16,17 +16,17 @@ A form may have several targets (one line each).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
 
-from rules_kb.errors import RulesKbError
+from rules_kb.core.corpus import PACKAGE
+from rules_kb.core.errors import RulesKbError
 
 #: The bundled lexicon, in the package's data folder.
 LEXICON_FILE = "lexicon.tsv"
 
 
-@dataclass(frozen=True, slots=True)
-class LexiconEntry:
+class LexiconEntry(NamedTuple):
     """One line of the lexicon: ``form`` as a player writes it, ``target`` in
     the documents' words, ``source`` of the equivalence, ``line`` (from 1)."""
 
@@ -69,7 +69,7 @@ def parse_lexicon(text: str, path: str = LEXICON_FILE) -> tuple[LexiconEntry, ..
 
 def lexicon_text() -> str:
     """The text of the bundled lexicon."""
-    return (resources.files("rules_kb") / "data" / LEXICON_FILE).read_text(encoding="utf-8")
+    return (Path(PACKAGE) / "data" / LEXICON_FILE).read_text(encoding="utf-8")
 
 
 def load_lexicon() -> tuple[LexiconEntry, ...]:

@@ -26,9 +26,10 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from rules_kb.numbers import SUBRULE_LETTERS, Level, RuleNumber, RuleNumberError
+from rules_kb.core.numbers import SUBRULE_LETTERS, Level, RuleNumber, RuleNumberError
+from rules_kb.core.text import strip_accents
 
 
 class ReferenceKind(enum.Enum):
@@ -42,8 +43,7 @@ class ReferenceKind(enum.Enum):
     """A glossary entry or a part of the same document, by its quoted name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(NamedTuple):
     """One reference found in a text.
 
     ``text`` is the reference as printed (``"409.1f-h"``, ``"règle 420"``
@@ -95,8 +95,23 @@ class Reference:
         return tuple(str(number) for number in sorted(found))
 
 
-#: A word that introduces rule numbers ("règle", "paragraphes", "Section", "Cf."…).
-_KEYWORD = r"(?:r[èe]gles?|paragraphes?|sections?|chapitres?|[ée]tapes?)"
+#: The words that introduce rule numbers ("règle 420", "paragraphes 409.1b et
+#: 409.1f-h", "Section 110", "étape 3"), singular; the documents also print
+#: them in the plural, capitalised, and without their accent.
+REFERENCE_WORDS = ("règle", "paragraphe", "section", "chapitre", "étape")
+
+
+def _word_pattern(word: str) -> str:
+    """``"règle"`` → ``"r[èe]gles?"``: a reference word, accent optional, plural optional."""
+    return "".join(f"[{char}{strip_accents(char)}]" if strip_accents(char) != char else char for char in word) + "s?"
+
+
+#: A word of :data:`REFERENCE_WORDS`, as a regular expression (use with re.IGNORECASE).
+KEYWORD = "(?:" + "|".join(_word_pattern(word) for word in REFERENCE_WORDS) + ")"
+#: What stands right before a number that is a reference rather than the
+#: start of a rule: a word of :data:`REFERENCE_WORDS`, "voir", a list
+#: connector, or a range dash, comma or bracket (use with re.IGNORECASE).
+REFERENCE_BEFORE = r"(?:\b(?:" + KEYWORD[3:-1] + r"|voir|et|à|ou)|[-,(–])\s*$"
 #: A rule number as printed; group ``n``. Also the malformed ``410.10.c``.
 _NUMBER = r"(?P<n>\d{3}(?:\.\d+(?:\.?[a-z](?![a-z]))?)?|\d(?![\d.]))"
 #: A quoted title after a number: "…", « … », “…”, '…" (the sources mix them).
@@ -104,7 +119,7 @@ _TITLE = r"""(?:\s*,?\s*(?P<title>["«“'](?:[^"«»“”\n]{1,90})["»”]))"
 
 _TOKEN_RE = re.compile(
     r"(?<![\w.,/{+\-])"
-    r"(?:(?P<keyword>" + _KEYWORD + r")\s+(?:n°\s*)?)?"
+    r"(?:(?P<keyword>" + KEYWORD + r")\s+(?:n°\s*)?)?"
     + _NUMBER
     + r"(?![\w/}])"
     r"(?:(?P<dash>\s*-\s*)(?P<to_letter>[a-z])(?!\w)"
@@ -115,7 +130,7 @@ _TOKEN_RE = re.compile(
 
 #: What may stand between two items of one list ("et", ", ", "et la règle").
 _LIST_GAP_RE = re.compile(
-    r"^\s*(?:[,;]?\s*(?:et|ou)?\s*(?:(?:la|les|aux?|de la)\s+)?(?:" + _KEYWORD + r")?\s*(?:n°\s*)?)$",
+    r"^\s*(?:[,;]?\s*(?:et|ou)?\s*(?:(?:la|les|aux?|de la)\s+)?(?:" + KEYWORD + r")?\s*(?:n°\s*)?)$",
     re.IGNORECASE,
 )
 

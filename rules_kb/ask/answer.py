@@ -1,0 +1,99 @@
+"""What ``ask`` answers: the rules proposed, with the checker's verdict and
+what was understood of the question."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rules_kb.ask.facts import Facts
+from rules_kb.build.concepts import Concept, Correction
+from rules_kb.core.errors import QueryError, Remedy
+from rules_kb.core.model import GlossaryEntry, Ruling
+
+#: The score parts, in the order ``--explain`` shows them, with their French names.
+PARTS = {
+    "text": "texte", "coverage": "couverture", "position": "position", "concepts": "concepts", "graph": "graphe",
+    "checker": "vérification",
+}  # fmt: skip
+
+
+class RuleAnswer(NamedTuple):
+    """A rule proposed for a question.
+
+    ``number``, ``edition`` and ``title`` of the rule; ``score`` the sum of
+    ``parts`` (:data:`PARTS` → float); ``why`` one French line: the
+    concepts, the checker or the words that brought it; ``snippet`` an
+    excerpt with the matched words at ``matches`` (``[start, end)`` ranges).
+    """
+
+    number: str
+    edition: str
+    score: float
+    title: str
+    why: str
+    snippet: str
+    matches: tuple[tuple[int, int], ...]
+    parts: dict[str, float]
+
+
+class Verification(NamedTuple):
+    """What the checker said about the board of a question.
+
+    ``scenario`` is the TOML it ran (``""`` if none; see
+    :func:`rules_kb.ask.facts.commented` for the file ``ask --scenario``
+    writes), ``report`` the :class:`rules_kb.checker.report.CheckReport`
+    (None when not run), ``outcome`` French sentences (one per event, or why
+    nothing happens), ``applied`` the rule numbers of the events,
+    ``examined`` the rules of the state-based effects the facts bear on, and
+    ``note`` why the checker did not run (``""`` when it ran or had nothing
+    to judge).
+    """
+
+    scenario: str = ""
+    report: object = None
+    outcome: tuple[str, ...] = ()
+    applied: tuple[str, ...] = ()
+    examined: tuple[str, ...] = ()
+    note: str = ""
+
+
+class Answer(NamedTuple):
+    """The answer to a question.
+
+    ``concepts`` recognised (:class:`rules_kb.build.concepts.Concept`),
+    ``corrections`` of typos, ``facts`` read (:class:`rules_kb.ask.facts.Facts`),
+    ``rules`` best first, ``glossary`` entries of the concepts, ``rulings``
+    of the FAQ, ``verification`` by the checker, ``terms`` the words
+    searched, ``parsed`` the index query run (as Whoosh writes it).
+    ``unknown`` is True when nothing in the question was recognised:
+    ``rules`` is then empty and ``nearest`` lists the terms closest to its
+    words.
+    """
+
+    question: str
+    concepts: tuple[Concept, ...]
+    corrections: tuple[Correction, ...]
+    facts: Facts
+    rules: tuple[RuleAnswer, ...]
+    glossary: tuple[GlossaryEntry, ...]
+    rulings: tuple[Ruling, ...]
+    verification: Verification
+    terms: tuple[str, ...]
+    parsed: str
+    unknown: bool = False
+    nearest: tuple[str, ...] = ()
+
+    def scenario_text(self) -> str:
+        """The scenario TOML built from the question; raises
+        :class:`QueryError`, in French, when it tells no board the checker can
+        judge, saying what is missing."""
+        if self.verification.scenario:
+            return self.verification.scenario
+        reason = self.verification.note or (
+            "aucune situation de jeu que le vérificateur sait juger (créatures avec force/endurance et "
+            "blessures ou marqueurs, points de vie, marqueurs poison, légendes, jetons, auras)"
+        )
+        raise QueryError(
+            f"Pas de scénario pour cette question : {reason[0].lower() + reason[1:].rstrip('.')}. Décrivez l'état "
+            "du jeu, par exemple « ma 2/2 a 2 blessures »."
+        ).with_remedy(Remedy.START_FROM_EXAMPLE)

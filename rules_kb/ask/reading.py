@@ -1,0 +1,71 @@
+"""A question being read: what each step of ``ask`` found, and the score of
+every candidate rule, part by part."""
+
+from __future__ import annotations
+
+from rules_kb.ask.answer import PARTS, RuleAnswer, Verification
+from rules_kb.ask.facts import Facts
+from rules_kb.build.concepts import Concept, Recognition
+from rules_kb.core.model import GlossaryEntry, Ruling
+from rules_kb.loader import KnowledgeBase
+
+
+class Candidates:
+    """Score parts and reasons of the candidate rules, by graph node."""
+
+    __slots__ = ("parts", "reasons")
+
+    def __init__(self) -> None:
+        self.parts: dict[str, dict[str, float]] = {}
+        self.reasons: dict[str, list[str]] = {}
+
+    def add(self, node: str, part: str, value: float, reason: str = "") -> None:
+        """Add ``value`` to the ``part`` (a key of :data:`PARTS`) of ``node``'s score, with a French ``reason``."""
+        parts = self.parts.setdefault(node, dict.fromkeys(PARTS, 0.0))
+        parts[part] += value
+        if reason:
+            reasons = self.reasons.setdefault(node, [])
+            if reason not in reasons:
+                reasons.append(reason)
+
+    def score(self, node: str) -> float:
+        """The sum of ``node``'s parts."""
+        return sum(self.parts.get(node, {}).values())
+
+
+class Reading:
+    """The state of a question as the steps read it.
+
+    Set by :func:`rules_kb.ask.understand.understand`: ``recognition``,
+    ``concepts`` (with typed rule numbers, in the question's order),
+    ``facts``, ``pairs`` (analysed words and their text) and ``unknown``
+    (nothing recognised: the reading stops). By
+    :func:`rules_kb.ask.retrieve.search_words`: ``words`` (index term →
+    word as typed), ``expansion`` (the documents' words for the concepts),
+    ``query`` and ``terms`` (the index query and its terms), ``hits`` (the
+    rules found, by node). Then ``candidates`` are scored part by part;
+    ``verification`` is the checker's; ``answers``, ``rulings`` and
+    ``glossary`` make the answer.
+    """
+
+    def __init__(self, kb: KnowledgeBase, question: str, limit: int, edition: str | None) -> None:
+        self.kb = kb
+        self.question = question
+        self.limit = limit
+        self.edition = edition
+        self.recognition: Recognition | None = None
+        self.concepts: list[Concept] = []
+        self.facts: Facts = Facts()
+        self.pairs: list[tuple[str, str]] = []
+        self.unknown = False
+        self.nearest: tuple[str, ...] = ()
+        self.words: dict[str, str] = {}
+        self.expansion: list[str] = []
+        self.query = None
+        self.terms: frozenset[str] = frozenset()
+        self.hits: dict[str, object] = {}
+        self.candidates = Candidates()
+        self.verification = Verification()
+        self.answers: list[RuleAnswer] = []
+        self.rulings: tuple[Ruling, ...] = ()
+        self.glossary: tuple[GlossaryEntry, ...] = ()

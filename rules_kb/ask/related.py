@@ -1,0 +1,72 @@
+"""Steps 9 and 10 of ``ask``: what else bears on the question — the FAQ
+rulings on the same cards and rules, and the glossary entries of the concepts."""
+
+from __future__ import annotations
+
+from rules_kb.ask.reading import Reading
+from rules_kb.build.concepts import ConceptKind
+from rules_kb.build.graph import Relation
+from rules_kb.core.model import GlossaryEntry, RecordKind, node_id, node_kind
+
+#: How many FAQ rulings an answer lists at most.
+RULINGS_LIMIT = 5
+
+
+def find_rulings(reading: Reading) -> None:
+    """FAQ rulings on the question: those of the cards it names, of the FAQ
+    sections quoting the answer's first rules (or their parent), citing
+    those rules, or of the cards having their keyword; ranked by that link,
+    then by how well their text matches the question."""
+    kb = reading.kb
+    graph = kb.graph
+    weights: dict[str, float] = {}
+
+    def put(node: str, weight: float) -> None:
+        if node_kind(node) is RecordKind.RULING:
+            weights[node] = max(weights.get(node, 0.0), weight)
+
+    for concept in reading.concepts:
+        if concept.target.kind is ConceptKind.CARD:
+            for node in concept.target.nodes:
+                for edge in graph.outgoing(node, Relation.HAS_RULING):
+                    put(edge.target, 3.0)
+    for rank, answer in enumerate(reading.answers[:3]):
+        node = node_id(RecordKind.RULE, answer.edition, answer.number)
+        factor = 1.0 - rank * 0.2
+        rule = kb.record(node)
+        parent = node_id(RecordKind.RULE, answer.edition, rule.parent) if rule is not None and rule.parent else ""
+        edges = [*graph.incoming(node), *(graph.incoming(parent, Relation.QUOTES, Relation.KEYWORD) if parent else [])]
+        for edge in edges:
+            source = edge.source
+            if edge.relation is Relation.QUOTES:
+                for ruling in graph.outgoing(source, Relation.HAS_RULING):
+                    put(ruling.target, 2.0 * factor)
+            elif edge.relation is Relation.CITES:
+                put(source, 1.5 * factor)
+            elif edge.relation is Relation.KEYWORD:
+                for ruling in graph.outgoing(source, Relation.HAS_RULING):
+                    put(ruling.target, 0.5 * factor)
+    if not weights:
+        return
+    text_scores: dict[str, float] = {}
+    if reading.query is not None:
+        index = kb.index
+        results = index.run(reading.query, 100, index.allowed(None, (RecordKind.RULING.value,)))
+        top = max((hit.score for hit in results), default=0.0) or 1.0
+        for hit in results:
+            text_scores[hit.stored.key] = hit.score / top
+    ranked = sorted(weights, key=lambda node: (-(weights[node] + text_scores.get(node, 0.0)), node))
+    reading.rulings = tuple(ruling for node in ranked[:RULINGS_LIMIT] if (ruling := kb.record(node)) is not None)
+
+
+def find_glossary(reading: Reading) -> None:
+    """The glossary entries the concepts name, in the question's order
+    (pointer entries with the entries they point to)."""
+    found: list[GlossaryEntry] = []
+    for concept in reading.concepts:
+        for node in concept.target.nodes:
+            if node_kind(node) is RecordKind.GLOSSARY:
+                entry = reading.kb.record(node)
+                if entry is not None and entry not in found:
+                    found.append(entry)
+    reading.glossary = tuple(found)

@@ -1,0 +1,133 @@
+"""Step 7 of ``ask``: when the facts make a board the checker can judge, the
+scenario is built and run; the rules it applied come first, with its outcome
+in words; the rules it examined without effect ("elle survit") come right
+after. The checker is imported only then."""
+
+from __future__ import annotations
+
+from rules_kb.ask.answer import Verification
+from rules_kb.ask.facts import Facts, scenario_toml
+from rules_kb.ask.reading import Reading
+from rules_kb.core.model import Rule, rule_node
+from rules_kb.loader import KnowledgeBase
+
+#: Score of the rules the checker applied (first), and of those it examined without effect.
+CHECKER_APPLIED = 10.0
+CHECKER_EXAMINED = 6.0
+
+#: The state-based effect a player's fact bears on, by attribute of :class:`Facts`
+#: (:class:`rules_kb.checker.editions.StateBasedAction` values).
+_FACT_ACTIONS = (
+    ("life", "zero_life"), ("poison", "poison"), ("legends", "legend_rule"),
+    ("empty_library", "draw_from_empty_library"), ("token_zone", "token_out_of_play"),
+)  # fmt: skip
+
+
+def examined(facts: Facts) -> list[str]:
+    """The state-based effects (:class:`StateBasedAction` values) the facts bear on."""
+    kinds = []
+    for creature in facts.creatures:
+        if creature.damage or creature.modifiers or creature.counters:
+            kinds += ["lethal_damage", "zero_toughness"]
+        if creature.toughness is not None and creature.toughness <= 0:
+            kinds.append("zero_toughness")
+        signs = {kind[0] for kind in creature.counters}
+        if len(signs) > 1:
+            kinds.append("counters_cancel")
+    kinds += [kind for attribute, kind in _FACT_ACTIONS if getattr(facts, attribute)]
+    if facts.attachment:
+        kinds.append("illegal_aura" if facts.attachment == "aura" else "illegal_equipment")
+    return list(dict.fromkeys(kinds))
+
+
+def checker_edition(kb: KnowledgeBase, edition: str | None):
+    """The checker's edition for a question: ``edition`` if the checker
+    follows it, else (none given) the newest it follows; None with a French
+    note when it cannot."""
+    from rules_kb.checker.editions import EDITIONS
+
+    if edition:
+        if edition in EDITIONS:
+            return EDITIONS[edition], ""
+        return None, (
+            f"Le vérificateur ne suit pas l'édition « {edition} » (éditions possibles : {', '.join(EDITIONS)}) : "
+            "situation non vérifiée."
+        )
+    usable = [e for e in EDITIONS.values() if all(text in kb.editions for text in e.text_editions)]
+    return (usable[-1], "") if usable else (None, "Aucune édition du corpus n'est suivie par le vérificateur.")
+
+
+def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | None) -> Verification:
+    """Build the scenario of ``facts``, run the checker and say what happened.
+
+    Returns an empty :class:`Verification` when the facts are not a board
+    (see :attr:`Facts.checkable`), one with a ``note`` when they are
+    incomplete or the edition is not followed by the checker.
+    """
+    if not facts.checkable:
+        return Verification(note=facts.incomplete)
+    chosen, note = checker_edition(kb, edition)
+    if chosen is None:
+        return Verification(note=note)
+    from rules_kb.checker.editions import StateBasedAction  # the checker: only for a board
+    from rules_kb.checker.report import check_scenario, describe
+    from rules_kb.checker.scenario import parse_scenario
+
+    text = scenario_toml(facts, question, chosen.id)
+    report = check_scenario(kb, parse_scenario(text, "question"), chosen.id)
+    resolution = report.resolution
+    outcome, applied = [], []
+    before = resolution.initial
+    for round_ in resolution.rounds:
+        for event in round_.events:
+            outcome.append(describe(event, before))
+            applied.append(event.rule)
+        before = round_.state
+    seen = []
+    for kind in examined(facts):
+        action = StateBasedAction(kind)
+        number = chosen.rule_of(action)
+        if number and number not in applied:
+            seen.append(number)
+            outcome.append(f"Ne s'applique pas : {action.absent} ({number}).")
+    if resolution.outcome.draw:
+        outcome.append(f"Tous les joueurs perdent en même temps : la partie est nulle ({chosen.draw_rule}).")
+    if facts.incomplete:
+        note = facts.incomplete[0].upper() + facts.incomplete[1:] + "."
+    return Verification(text, report, tuple(outcome), tuple(dict.fromkeys(applied)), tuple(seen), note)
+
+
+def verify(reading: Reading) -> None:
+    """Part ``checker``: the checker's verdict on the question's board."""
+    kb, candidates = reading.kb, reading.candidates
+    found = reading.verification = verification(kb, reading.question, reading.facts, reading.edition)
+    if found.report is None:
+        return
+    texts = found.report.texts
+    for rank, number in enumerate(found.applied):
+        rule = texts.get(number)
+        if rule is not None:
+            candidates.add(
+                rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, "vérification : " + _event_words(found, number)
+            )
+    for rank, number in enumerate(found.examined):
+        rule = texts.get(number) or _rule_in(kb, number, found.report.edition.text_editions)
+        if rule is not None:
+            candidates.add(
+                rule_node(rule), "checker", CHECKER_EXAMINED - rank * 0.1, "vérification : examinée, ne s'applique pas ici"
+            )
+
+
+def _event_words(found: Verification, number: str) -> str:
+    for sentence in found.outcome:
+        if sentence.endswith(f"({number})"):
+            return sentence
+    return number
+
+
+def _rule_in(kb: KnowledgeBase, number: str, editions: tuple[str, ...]) -> Rule | None:
+    for edition in editions:
+        rule = kb.rule(number, edition)
+        if rule is not None:
+            return rule
+    return None

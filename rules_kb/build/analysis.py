@@ -1,0 +1,176 @@
+"""French text analysis: the one chain that turns a text into index terms.
+
+The same chain analyses what is indexed and what is searched, what the rule
+graph links and what ``ask`` recognises:
+
+1. tokens: rule numbers and P/T as they are written (``420.5c``, ``2/2``),
+   words with their elided article (``l'endurance``): :data:`TOKEN_PATTERN`;
+2. lowercase;
+3. elision: ``l'``, ``d'``, ``qu'``, ``s'``… are removed (``l'endurance`` →
+   ``endurance``; ``aujourd'hui`` is kept); ``’`` becomes ``'``;
+4. French stop words (``le``, ``de``, ``est``…): :func:`stop_words`;
+5. accents are folded (``créature`` → ``creature``), so that a query typed
+   without accents finds the accented text;
+6. French Snowball stemming (``blessures`` → ``blessur``), except for stop
+   words and tokens holding a digit.
+
+:func:`analyze` is that chain in plain Python (no Whoosh import: ``ask``
+and ``search`` answer without loading Whoosh's search machinery); the
+Whoosh index reads the very same tokens through
+:class:`rules_kb.build.whoosh_analysis.ChainTokenizer`.
+Stems come from Whoosh's French Snowball stemmer, the index's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from rules_kb.core.text import strip_accents
+
+#: Rule numbers and P/T stay whole; words keep an elided article for the elision step.
+TOKEN_PATTERN = r"\d+(?:[./]\d+)*[a-z]?|\w+(?:['’]\w+)?"
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
+
+#: Articles and pronouns that French elides before a vowel (as Lucene's French analyzer).
+ELIDED = frozenset({"l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"})
+
+#: Words of the game among Whoosh's French stop words: kept.
+GAME_WORDS = frozenset({"aura", "auras"})
+#: Frequent words of players' questions, stopped besides Whoosh's French stop words.
+QUESTION_STOP_WORDS = frozenset(
+    {"a", "les", "ça", "ca", "cette", "cet", "si", "alors", "quoi", "comment", "quand",
+     "quel", "quelle", "quels", "quelles", "dont", "peut", "peuvent", "faire", "fait",
+     "oui", "non", "bien", "tout", "tous", "toute", "toutes", "y", "contre"}
+)  # fmt: skip
+
+
+def stop_words() -> frozenset[str]:
+    """The stop words: Whoosh's French ones (``whoosh.lang``, read when first
+    asked for) less :data:`GAME_WORDS`, plus :data:`QUESTION_STOP_WORDS`."""
+    global _stop_words
+    if _stop_words is None:
+        from whoosh.lang import stopwords_for_language
+
+        _stop_words = (frozenset(stopwords_for_language("fr")) - GAME_WORDS) | QUESTION_STOP_WORDS
+    return _stop_words
+
+
+_stop_words: frozenset[str] | None = None
+
+
+class Token(NamedTuple):
+    """One token of a text: ``term`` as indexed (folded, stemmed), its
+    ``[start, end)`` characters in the text, ``stopped`` for a stop word
+    (only when stop words are kept) and ``position`` as Whoosh numbers it
+    (stop words removed: the first word keeps its place, the next follow)."""
+
+    term: str
+    start: int
+    end: int
+    stopped: bool
+    position: int
+
+
+def elide(word: str) -> str:
+    """``"l'endurance"`` → ``"endurance"`` (lowercase input); ``’`` becomes ``'``."""
+    for apostrophe in ("'", "’"):
+        head, found, tail = word.partition(apostrophe)
+        if found and head in ELIDED and tail:
+            word = tail
+            break
+    return word.replace("’", "'")
+
+
+_stem_cache: dict[str, str] = {}
+_stemmer = None
+
+
+def stem(word: str) -> str:
+    """The French Snowball stem of a folded word (Whoosh's stemmer, the index's), cached."""
+    found = _stem_cache.get(word)
+    if found is None:
+        global _stemmer
+        if _stemmer is None:
+            _stemmer = _french_stemmer()
+        found = _stem_cache[word] = _stemmer(word)
+    return found
+
+
+def _french_stemmer():
+    """Whoosh's French Snowball stemmer, imported without ``urllib.request``.
+
+    ``whoosh.compat`` imports :mod:`urllib.request` (with :mod:`http`,
+    :mod:`email`, :mod:`ssl`: 35 ms, three times Python's own start) only to
+    re-export ``urlretrieve``, which the stemmer never calls. While the
+    stemmer is imported, a stand-in module answers that one import; its
+    ``urlretrieve`` imports and calls the real one, and the stand-in is
+    removed at once, so any later ``import urllib.request`` gets the real
+    module.
+    """
+    import sys
+
+    if "whoosh.compat" not in sys.modules and "urllib.request" not in sys.modules:
+        import types
+
+        def urlretrieve(*args, **kwargs):
+            from urllib.request import urlretrieve as real
+
+            return real(*args, **kwargs)
+
+        stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.build.analysis).")
+        stand_in.urlretrieve = urlretrieve
+        sys.modules["urllib.request"] = stand_in
+        try:
+            from whoosh.lang.snowball.french import FrenchStemmer
+        finally:
+            if sys.modules.get("urllib.request") is stand_in:
+                del sys.modules["urllib.request"]
+    else:
+        from whoosh.lang.snowball.french import FrenchStemmer
+    return FrenchStemmer().stem
+
+
+def analyze(text: str, removestops: bool = True) -> Iterator[Token]:
+    """The :class:`Token` of ``text`` through the chain of the module
+    docstring. With ``removestops`` False, stop words are yielded too,
+    ``stopped`` and unstemmed (folded), so that "en jeu" is not "jeu"."""
+    position = None
+    stopping = stop_words()
+    for index, match in enumerate(_TOKEN_RE.finditer(text)):
+        word = elide(match.group(0).lower())
+        stopped = not word or word in stopping
+        if stopped:
+            if removestops:
+                continue
+            yield Token(strip_accents(word), match.start(), match.end(), True, index)
+            continue
+        position = index if position is None else position + 1
+        folded = strip_accents(word)
+        if not any(char.isdigit() for char in folded):
+            folded = stem(folded)
+        yield Token(folded, match.start(), match.end(), False, position)
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of ``text`` (stop words left out)."""
+    return [token.term for token in analyze(text)]
+
+
+def pairs(text: str) -> list[tuple[str, str]]:
+    """``(term, original word)`` pairs of ``text``, stop words left out. Used
+    to explain which words of a question matched."""
+    return [(token.term, text[token.start : token.end]) for token in analyze(text)]
+
+
+#: Rule numbers in the ``number`` and ``cites`` fields of the index.
+NUMBER_PATTERN = r"\d+(?:\.\d+[a-z]?)?"
+_NUMBER_RE = re.compile(NUMBER_PATTERN)
+
+
+def analyze_numbers(text: str) -> Iterator[Token]:
+    """The rule numbers of ``text``, lowercased, as :class:`Token` (the
+    analysis of the ``number`` and ``cites`` fields)."""
+    for index, match in enumerate(_NUMBER_RE.finditer(text)):
+        yield Token(match.group(0).lower(), match.start(), match.end(), False, index)

@@ -1,0 +1,151 @@
+"""Building the cache of a parsed corpus: the steps, in order.
+
+The cache of one corpus is a folder ``<cache root>/<fingerprint>/`` holding
+``index/`` (the Whoosh index) and ``rules-kb.sqlite`` (the records, the rule
+graph, the concept table of ``ask`` and the search tables:
+:mod:`rules_kb.build.store`). It is built in a private temporary folder
+beside it and moved into place at the end, so a cache folder is always
+complete; when another process published the same fingerprint meanwhile,
+its folder is kept (unless the caller asks to replace it).
+
+:data:`STEPS` lists the build steps; each reads what the steps before it
+left in a :class:`Build` and adds its part.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rules_kb.build import store
+from rules_kb.build.concepts import ConceptTable, build_table
+from rules_kb.build.glossary import entry_keys
+from rules_kb.build.graph import Graph
+from rules_kb.build.linking import build_graph
+from rules_kb.build.index import INDEX_DIR, IndexTables, read_tables, write_index
+from rules_kb.core.corpus import Progress, no_progress
+from rules_kb.core.errors import IndexBuildError, describe_os_error
+from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
+
+
+def editions(corpus: Corpus) -> tuple[str, ...]:
+    """Editions that have rules: the complete ones newest first, then the others in order of name."""
+    with_rules = list(dict.fromkeys(rule.edition for rule in corpus.rules))
+    complete = {document.edition for document in corpus.documents if document.kind is DocumentKind.RULES}
+    others = [edition for edition in with_rules if edition not in complete]
+    return tuple(sorted(complete & set(with_rules), reverse=True) + sorted(others))
+
+
+@dataclass
+class Build:
+    """What the steps make, in the staging ``folder``: the graph, the concept
+    table, the search tables, every diagnostic in document order."""
+
+    corpus: Corpus
+    folder: Path
+    progress: Progress
+    graph: Graph | None = None
+    concepts: ConceptTable | None = None
+    surfaces: dict[str, str] = field(default_factory=dict)
+    tables: IndexTables | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def write_search_index(build: Build) -> None:
+    """The Whoosh index, then the tables a query reads (:mod:`rules_kb.build.index`)."""
+    write_index(build.corpus, build.folder / INDEX_DIR, build.progress)
+    build.tables = read_tables(build.folder / INDEX_DIR)
+
+
+def link_records(build: Build) -> None:
+    """The rule graph (:mod:`rules_kb.build.graph`) and every diagnostic, by document and line."""
+    build.progress("Construction du graphe des règles", 0, 1)
+    build.graph = build_graph(build.corpus)
+    order = {document.id: position for position, document in enumerate(build.corpus.documents)}
+    found = (*build.corpus.diagnostics, *build.graph.diagnostics)
+    build.diagnostics = tuple(sorted(found, key=lambda d: (order.get(d.document, len(order)), d.line)))
+
+
+def read_concepts(build: Build) -> None:
+    """The concept table of ``ask`` (:mod:`rules_kb.build.concepts`)."""
+    build.progress("Table des concepts (glossaire, titres, cartes, lexique)", 0, 1)
+    build.concepts = build_table(build.corpus)
+    build.surfaces = build.concepts.surfaces()
+
+
+def write_store(build: Build) -> None:
+    """The cache database (:mod:`rules_kb.build.store`)."""
+    build.progress("Écriture du cache", 0, 1)
+    store.write(
+        build.folder / store.DATABASE,
+        build.corpus,
+        editions(build.corpus),
+        build.graph.edges,
+        build.diagnostics,
+        entry_keys(build.corpus.glossary),
+        build.concepts,
+        build.surfaces,
+        build.tables,
+    )
+
+
+#: The build steps, in order.
+STEPS: tuple[Callable[[Build], None], ...] = (write_search_index, link_records, read_concepts, write_store)
+
+
+def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, replace: bool = False) -> Path:
+    """Build the cache of ``corpus`` (:data:`STEPS`) and publish it as ``root/<fingerprint>``.
+
+    Returns that folder. If another process published the same
+    fingerprint meanwhile, its folder is kept, unless ``replace`` asks for
+    this one. Raises :class:`rules_kb.core.errors.IndexBuildError` if the
+    cache cannot be written.
+    """
+    target = root / corpus.fingerprint
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    except OSError as error:
+        raise IndexBuildError(
+            f"Impossible de créer le dossier de cache « {root} » : {describe_os_error(error)}. "
+            "Choisissez un dossier inscriptible avec la variable RULES_KB_HOME.",
+            str(root),
+        ) from None
+    try:
+        build = Build(corpus, staging, progress)
+        for step in STEPS:
+            step(build)
+        _publish(staging, target, replace)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise IndexBuildError(
+            f"Impossible d'écrire l'index dans « {root} » : {describe_os_error(error)}. "
+            "Vérifiez la place disque ou choisissez un autre dossier avec RULES_KB_HOME.",
+            str(root),
+        ) from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target
+
+
+def _publish(staging: Path, target: Path, replace: bool) -> None:
+    """Move ``staging`` to ``target``: atomically if nothing is there; over
+    an existing folder only when ``replace`` (else the existing one stays)."""
+    if target.exists() and replace:
+        old = target.with_name(f".old-{target.name}-{staging.name}")
+        try:
+            target.rename(old)
+        except FileNotFoundError:  # another process moved it meanwhile
+            pass
+        else:
+            shutil.rmtree(old, ignore_errors=True)
+    try:
+        staging.rename(target)
+    except OSError:
+        if not target.is_dir():
+            raise
+        shutil.rmtree(staging, ignore_errors=True)  # another process published the same content first

@@ -1,0 +1,402 @@
+"""Recognising the concepts of a question: glossary terms, keyword abilities,
+rule titles (zones, steps, card types…), FAQ card names, rule numbers, and
+the players' words of the lexicon (:mod:`rules_kb.lexicon`).
+
+Phrases and questions are compared word by word through the index's
+analysis (:func:`rules_kb.build.analysis.analyze`: lowercase, elision,
+accents folded, French stemming), so "blessure fatale", "Blessures
+fatales" and "blessures fatales" are one phrase. A stop word inside a
+phrase is optional ("brûlure mana" is "Brûlure de mana"); one at its start
+is required ("en jeu" is not "jeu"); stop words of the question between
+the phrase's words are skipped. A word also matches a stem of five letters
+or more that starts it (the stemmer leaves some verb forms whole:
+"déclenchent"). The longest phrase wins at each place.
+
+A word the rules never use and no phrase knows is taken for a typo of the
+closest word of a phrase (one edit for up to seven letters, two from
+eight; a transposition counts one): "pietinemnt" is "piétinement".
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping
+from typing import NamedTuple
+
+from rules_kb.build.analysis import analyze
+from rules_kb.build.glossary import GlossaryIndex
+from rules_kb.build.lexicon import LexiconEntry, load_lexicon
+from rules_kb.core.model import Corpus, RecordKind, Rule, card_node, glossary_node, node_id, rule_node
+from rules_kb.core.numbers import Level
+from rules_kb.core.text import fold, term_key
+
+
+class ConceptKind(enum.Enum):
+    """What a recognised phrase points to; ``label`` is its French name."""
+
+    def __new__(cls, value: str, label: str):
+        member = object.__new__(cls)
+        member._value_ = value
+        member.label = label
+        return member
+
+    GLOSSARY = ("glossary", "terme du glossaire")
+    """A glossary entry (headword or form)."""
+    KEYWORD = ("keyword", "capacité à mot-clef")
+    """A keyword ability: a titled rule of 502."""
+    RULE = ("rule", "titre de règle")
+    """Another titled rule (zones, steps, card types, sections)."""
+    CARD = ("card", "carte de la FAQ")
+    """A card of a FAQ, by its French name."""
+    EXPRESSION = ("expression", "expression des règles")
+    """Words of the documents that are no title (``points de vie``): they only widen the search."""
+    NUMBER = ("number", "numéro de règle")
+    """A rule number typed in the question."""
+
+
+#: A question's word matches a phrase's stem it starts with, from stems of this length.
+PREFIX_STEM = 5
+#: A rule title shared by this many different rule numbers or more ("Généralités") names no concept.
+SHARED_TITLE = 3
+
+
+class Target(NamedTuple):
+    """What a phrase names: its ``kind``, ``name`` in the documents' words
+    (glossary headword, rule title, card name, expression, rule number) and
+    ``nodes``, the graph node ids it stands for (see
+    :func:`rules_kb.core.model.node_id`; empty for an expression)."""
+
+    kind: ConceptKind
+    name: str
+    nodes: tuple[str, ...] = ()
+
+
+class Concept(NamedTuple):
+    """A concept found in a question.
+
+    ``text`` is the question's words as typed, at ``[start, end)``;
+    ``target`` what they name; ``via`` how they were recognised (``""``
+    when the question uses the documents' own words, else the lexicon line
+    and its source); ``corrected`` names the typos fixed on the way
+    (``"pietinemnt → pietinement"``), ``""`` if none.
+    """
+
+    text: str
+    start: int
+    end: int
+    target: Target
+    via: str = ""
+    corrected: str = ""
+
+
+class Correction(NamedTuple):
+    """A word of a question taken for a typo: ``word`` as typed (folded),
+    ``fixed`` the word of a phrase it was read as, ``stem`` its index term."""
+
+    word: str
+    fixed: str
+    stem: str
+
+
+class Recognition(NamedTuple):
+    """What :meth:`ConceptTable.recognise` found: ``concepts`` in the
+    question's order and the typos ``corrections``."""
+
+    concepts: tuple[Concept, ...]
+    corrections: tuple[Correction, ...]
+
+
+class _Token:
+    __slots__ = ("stem", "stop", "start", "end", "surface")
+
+    def __init__(self, stem: str, stop: bool, start: int, end: int, surface: str) -> None:
+        self.stem = stem
+        self.stop = stop
+        self.start = start
+        self.end = end
+        self.surface = surface
+
+
+def _tokens(text: str) -> list[_Token]:
+    """The words of ``text`` through the index's analysis, stop words kept
+    (flagged), numbers and P/T left out."""
+    return [
+        _Token(token.term, token.stopped, token.start, token.end, fold(text[token.start : token.end]))
+        for token in analyze(text, removestops=False)
+        if not any(char.isdigit() for char in token.term)
+    ]
+
+
+#: A phrase's words: ``(stem, is a stop word)`` for each word.
+Key = tuple[tuple[str, bool], ...]
+#: A registered phrase: its words, what it names, how (``via``).
+Phrase = tuple[Key, Target, str]
+
+
+class ConceptTable:
+    """Every phrase that names a concept, by its first word, and what
+    :meth:`recognise` needs to read a question.
+
+    ``phrases`` maps a first stem to its :data:`Phrase` list; ``stems`` holds
+    every stem of a phrase (stop words aside); ``surfaces()`` returns the
+    words of the phrases as written (folded) with their stems, in the order
+    they were registered (called only when a word looks misspelt);
+    ``closeness`` maps a glossary node to ``{rule node: closeness}``
+    (:func:`closeness` of its definition to each subrule of the rules it
+    cites). Built by :func:`build_table`; read back from the cache by
+    :mod:`rules_kb.build.store` with the same mappings, loaded lazily.
+    """
+
+    def __init__(
+        self,
+        phrases: Mapping[str, list[Phrase]],
+        stems: Container[str],
+        surfaces: Callable[[], dict[str, str]],
+        closeness: Mapping[str, dict[str, float]],
+    ) -> None:
+        self.phrases = phrases
+        self.stems = stems
+        self.surfaces = surfaces
+        self.closeness = closeness
+
+    def _correct(self, tokens: list[_Token], known: Callable[[str], bool]) -> list[Correction]:
+        corrections = []
+        surfaces: dict[str, str] | None = None
+        for token in tokens:
+            word = token.surface
+            if token.stop or len(word) < 5 or not word.isalpha() or token.stem in self.stems or known(token.stem):
+                continue
+            from rapidfuzz.distance import OSA  # only when a word is unknown
+            from rapidfuzz.process import extractOne
+
+            if surfaces is None:
+                surfaces = self.surfaces()
+            allowed = 1 if len(word) < 8 else 2
+            found = extractOne(word, list(surfaces), scorer=OSA.distance, score_cutoff=allowed)
+            if found is not None:
+                best = found[0]
+                corrections.append(Correction(word, best, surfaces[best]))
+                token.stem = surfaces[best]
+                token.surface = best
+        return corrections
+
+    @staticmethod
+    def _same(word: str, stem: str) -> bool:
+        """A question's word matches a phrase's stem: equal, or (stems of
+        five letters or more) the stem starts it — the stemmer leaves some
+        verb forms whole ("déclenchent" is "déclench")."""
+        return word == stem or (len(stem) >= PREFIX_STEM and word.startswith(stem))
+
+    @classmethod
+    def _match(cls, phrase: Key, tokens: list[_Token], position: int) -> int:
+        """The index after ``phrase`` matched from ``tokens[position]``, or -1."""
+        j = position
+        for k, (stem, stop) in enumerate(phrase):
+            while k and j < len(tokens) and tokens[j].stop and not cls._same(tokens[j].stem, stem):
+                j += 1
+            if j < len(tokens) and cls._same(tokens[j].stem, stem):
+                j += 1
+            elif not (stop and k):
+                return -1
+        return j
+
+    def _candidates(self, stem: str) -> list[Phrase]:
+        found = list(self.phrases.get(stem, ()))
+        for length in range(len(stem) - 1, PREFIX_STEM - 1, -1):
+            found.extend(self.phrases.get(stem[:length], ()))
+        return found
+
+    def recognise(self, question: str, known: Callable[[str], bool] = lambda stem: True) -> Recognition:
+        """The concepts of ``question``, in the question's order, and the typos corrected.
+
+        ``known(stem)`` says whether the rules use a word (stemmed); a word
+        neither they nor a phrase know is corrected to the nearest word of a
+        phrase (see the module docstring). Rule numbers are not looked for
+        here (``ask`` reads them).
+        """
+        tokens = _tokens(question)
+        corrections = self._correct(tokens, known)
+        found: list[Concept] = []
+        position = 0
+        while position < len(tokens):
+            token = tokens[position]
+            best_end, best = -1, []
+            if not token.stop or self.phrases.get(token.stem):  # a phrase may start with a stop word
+                for phrase, target, via in self._candidates(token.stem):
+                    end = self._match(phrase, tokens, position)
+                    if end > best_end:
+                        best_end, best = end, [(target, via)]
+                    elif end == best_end and end > 0:
+                        best.append((target, via))
+            if best_end <= position:
+                position += 1
+                continue
+            start, stop = token.start, tokens[best_end - 1].end
+            words = {fold(question[t.start : t.end]) for t in tokens[position:best_end]}
+            fixed = "; ".join(f"{c.word} → {c.fixed}" for c in corrections if c.word in words)
+            seen = set()
+            for target, via in best:
+                if target in seen:
+                    continue
+                seen.add(target)
+                found.append(Concept(question[start:stop], start, stop, target, via, fixed))
+            position = best_end
+        return Recognition(tuple(found), tuple(corrections))
+
+
+class _TableBuilder:
+    """Collects the phrases of a :class:`ConceptTable` (see :func:`build_table`)."""
+
+    def __init__(self) -> None:
+        self.phrases: dict[str, list[Phrase]] = {}
+        self.stems: set[str] = set()
+        self.surfaces: dict[str, str] = {}
+        self.closeness: dict[str, dict[str, float]] = {}
+
+    def add(self, phrase: str, target: Target, via: str = "") -> bool:
+        """Register ``phrase`` for ``target``; False if it has no word to match."""
+        tokens = _tokens(phrase)
+        words = tuple((token.stem, token.stop) for token in tokens)
+        if not words or all(stop for _, stop in words):
+            return False
+        bucket = self.phrases.setdefault(words[0][0], [])
+        if any(known == words and same == target for known, same, _ in bucket):
+            return True
+        bucket.append((words, target, via))
+        for token in tokens:
+            if not token.stop:
+                self.stems.add(token.stem)
+                if len(token.surface) >= 4 and token.surface.isalpha():
+                    self.surfaces.setdefault(token.surface, token.stem)
+        return True
+
+    def table(self) -> ConceptTable:
+        surfaces = self.surfaces
+        return ConceptTable(self.phrases, self.stems, lambda: surfaces, self.closeness)
+
+
+def closeness(definition: str, rules: list[Rule]) -> list[float]:
+    """How close each rule's text is to a glossary ``definition``, in [0, 1]:
+    the cosine of their word stems. All 1.0 without a definition."""
+    if not definition or not rules:
+        return [1.0] * len(rules)
+
+    def vector(text: str) -> Counter:
+        return Counter(token.term for token in analyze(text) if not any(char.isdigit() for char in token.term))
+
+    wanted = vector(definition)
+    norm = math.sqrt(sum(v * v for v in wanted.values())) or 1.0
+    values = []
+    for rule in rules:
+        have = vector(rule.text)
+        dot = sum(count * have[term] for term, count in wanted.items())
+        values.append(dot / (norm * (math.sqrt(sum(v * v for v in have.values())) or 1.0)))
+    return values
+
+
+def descendants(rule_of: Callable[[str, str], Rule | None], rule: Rule, depth: int = 2) -> list[Rule]:
+    """The subrules of ``rule`` down to ``depth`` levels (``rule_of(number,
+    edition)`` gives a rule or None); none for a chapter (a glossary entry
+    citing a whole chapter names no rule of it)."""
+    if depth <= 0 or rule.level is Level.CHAPTER:
+        return []
+    found = []
+    for child in rule.children:
+        sub = rule_of(child, rule.edition)
+        if sub is not None:
+            found.append(sub)
+            found.extend(descendants(rule_of, sub, depth - 1))
+    return found
+
+
+def is_keyword(rule: Rule) -> bool:
+    """A keyword ability's rule: a rule of 502 (``502.9``, not a subrule)."""
+    return rule.number.startswith("502.") and rule.number.count(".") == 1 and rule.number[-1].isdigit()
+
+
+class ConceptSources:
+    """What the concepts are read from: the corpus's rules, glossary, titled
+    rules and cards, with lookups by name (:meth:`resolve`)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.rules = {(rule.edition, rule.number): rule for rule in corpus.rules}
+        self.glossary = GlossaryIndex(corpus.glossary)
+        by_title: dict[str, list[Rule]] = {}
+        for rule in corpus.rules:
+            if rule.title.strip() and rule.level is not Level.CHAPTER:
+                by_title.setdefault(term_key(rule.title), []).append(rule)
+        #: Titled rules by title key, without the chapters' titles (too broad:
+        #: "Cartes") and the titles shared by :data:`SHARED_TITLE` numbers or more.
+        self.titles = {
+            title: rules for title, rules in by_title.items() if len({rule.number for rule in rules}) < SHARED_TITLE
+        }
+
+    def rule(self, number: str, edition: str) -> Rule | None:
+        """The rule ``number`` of ``edition``, or None."""
+        return self.rules.get((edition, number))
+
+    def resolve(self, name: str) -> list[Target]:
+        """What the documents call ``name``: glossary entries, titled rules and
+        FAQ cards of that name (accents, case and plurals ignored), or an
+        empty list. Used for the lexicon's targets."""
+        wanted = term_key(name)
+        targets = []
+        entry = self.glossary.find(name)
+        if entry is not None:
+            targets.append(self.glossary_target(entry))
+        rules = self.titles.get(wanted)
+        if rules:
+            targets.append(self.title_target(rules))
+        for card in self.corpus.cards:
+            if term_key(card.name) == wanted:
+                targets.append(Target(ConceptKind.CARD, card.name, (card_node(card),)))
+                break
+        return targets
+
+    def glossary_target(self, entry) -> Target:
+        """The target of a glossary entry: its node and those its pointers lead to."""
+        nodes = [glossary_node(entry), *(glossary_node(other) for other in self.glossary.follow(entry))]
+        return Target(ConceptKind.GLOSSARY, entry.term, tuple(dict.fromkeys(nodes)))
+
+    @staticmethod
+    def title_target(rules: list[Rule]) -> Target:
+        """The target of a rule title: a keyword ability (502) or another title."""
+        kind = ConceptKind.KEYWORD if any(is_keyword(rule) for rule in rules) else ConceptKind.RULE
+        return Target(kind, rules[0].title.strip(), tuple(rule_node(rule) for rule in rules))
+
+
+def build_table(corpus: Corpus, lexicon: Iterable[LexiconEntry] | None = None) -> ConceptTable:
+    """The concept table of a corpus: every glossary headword and form,
+    every rule title (:data:`SHARED_TITLE` aside), every FAQ card name, and
+    every lexicon entry (``lexicon``: entries of
+    :mod:`rules_kb.build.lexicon`, the bundled ones by default) whose target
+    is one of them — else an expression of the texts."""
+    sources = ConceptSources(corpus)
+    builder = _TableBuilder()
+    for entry in corpus.glossary:
+        subs = [
+            sub
+            for number in entry.cites
+            if (cited := sources.rule(number, entry.edition))
+            for sub in descendants(sources.rule, cited)
+        ]
+        if subs:
+            builder.closeness[glossary_node(entry)] = dict(
+                zip((rule_node(sub) for sub in subs), closeness(entry.text, subs))
+            )
+        target = sources.glossary_target(entry)
+        for form in dict.fromkeys((entry.term, *entry.forms)):
+            builder.add(form, target)
+    for rules in sources.titles.values():
+        builder.add(rules[0].title, sources.title_target(rules))
+    for card in corpus.cards:
+        builder.add(card.name, Target(ConceptKind.CARD, card.name, (card_node(card),)))
+    for item in load_lexicon() if lexicon is None else lexicon:
+        via = f"lexique, ligne {item.line} : {item.form} → {item.target} ({item.source})"
+        targets = sources.resolve(item.target) or [Target(ConceptKind.EXPRESSION, item.target)]
+        for target in targets:
+            builder.add(item.form, target, via)
+    return builder.table()

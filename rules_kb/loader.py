@@ -1,0 +1,339 @@
+"""The front door: :func:`open` a corpus and get its :class:`KnowledgeBase`.
+
+>>> kb = open()                                      # doctest: +SKIP
+>>> kb.rule("420.5c", "2004").text[:40]              # doctest: +SKIP
+'Une créature avec des blessures fatales '
+
+:func:`open` finds the corpus folder (:func:`rules_kb.core.corpus.locate_corpus`),
+fingerprints it with the whole package (:func:`fingerprint`), builds the
+cache if this fingerprint has none (:mod:`rules_kb.build.cache`), and opens
+it. The cache lives in ``$RULES_KB_HOME`` or the per-user cache folder
+(``~/.cache/rules-kb`` on Linux), one folder per fingerprint: a changed
+corpus, or a changed rules-kb, gets a new fingerprint and a new cache.
+
+Hashing every file on every command would cost more than a lookup, so the
+fingerprint of a corpus is remembered in ``<cache>/stamps/`` with the size
+and modification time of every file it covers, and computed again only when
+one of them changed (as Python does for its bytecode).
+
+The :class:`KnowledgeBase` is data: records by key, the rule graph, the
+concept table, the search index, each read from the cache when first
+asked for. What to do with them is the features' work (:mod:`rules_kb.lookup`,
+:mod:`rules_kb.search`, :mod:`rules_kb.ask`, :mod:`rules_kb.checker`,
+:mod:`rules_kb.export`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import builtins
+import marshal
+import os
+import sqlite3
+from pathlib import Path
+
+from rules_kb.build.glossary import GlossaryIndex
+from rules_kb.build.store import DATABASE, Store
+from rules_kb.core.corpus import MANIFEST, PACKAGE, Progress, load_manifest, locate_corpus, no_progress
+from rules_kb.core.errors import CorpusError, UnknownEditionError, describe_os_error
+from rules_kb.core.model import Corpus, Diagnostic, Document, RecordKind, Rule, node_id
+from rules_kb.core.numbers import RuleNumber
+
+#: The environment variable naming the cache folder.
+HOME_ENV = "RULES_KB_HOME"
+#: The folders of code whose change must rebuild the cache: the whole
+#: ``rules_kb`` package (its bundled corpus aside: it is hashed as a corpus)
+#: and the parsers.
+CODE_FOLDERS = (PACKAGE, os.path.join(os.path.dirname(PACKAGE), "indexer"))
+_SKIPPED = frozenset({"__pycache__", "corpus"})
+
+
+def cache_root() -> Path:
+    """Where caches are kept: ``$RULES_KB_HOME``, else the per-user cache folder."""
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("rules-kb", appauthor=False))
+
+
+def code_files() -> list[str]:
+    """Every file of :data:`CODE_FOLDERS` (sources, data, examples), sorted."""
+    found = []
+    for top in CODE_FOLDERS:
+        for folder, subfolders, files in os.walk(top):
+            subfolders[:] = sorted(name for name in subfolders if name not in _SKIPPED and not name.startswith("."))
+            found.extend(os.path.join(folder, name) for name in files if not name.startswith("."))
+    return sorted(found)
+
+
+def fingerprint(folder: Path, documents: tuple[Document, ...], code: list[str] | None = None) -> str:
+    """SHA-256 (hex) of the manifest, every document and every file of the
+    code (:func:`code_files`). Any change to one of them gives another
+    fingerprint. Raises :class:`CorpusError` for an unreadable file."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    base = os.path.dirname(PACKAGE)
+    for path in (str(folder / MANIFEST), *(d.path for d in documents)):
+        _hash_file(digest, path, os.path.basename(path))
+    for path in code if code is not None else code_files():
+        _hash_file(digest, path, os.path.relpath(path, base))
+    return digest.hexdigest()
+
+
+def _hash_file(digest, path: str, name: str) -> None:
+    try:
+        with builtins.open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise CorpusError(f"Impossible de lire {path} : {describe_os_error(error)}.", path) from None
+    digest.update(name.encode())
+    digest.update(len(data).to_bytes(8, "big"))
+    digest.update(data)
+
+
+def _stats(paths) -> tuple:
+    """``(path, size, mtime_ns)`` of each file (``-1`` for a missing one)."""
+    found = []
+    for path in paths:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            found.append((path, -1, -1))
+        else:
+            found.append((path, stat.st_size, stat.st_mtime_ns))
+    return tuple(found)
+
+
+def _stamp_path(root: Path, folder: Path) -> Path:
+    import zlib
+
+    return root / "stamps" / f"{zlib.crc32(str(folder).encode()):08x}.marshal"
+
+
+def _remembered(root: Path, folder: Path, code: list[str]) -> str | None:
+    """The fingerprint remembered for ``folder`` if none of its files changed since."""
+    try:
+        with builtins.open(_stamp_path(root, folder), "rb") as handle:
+            stamp = marshal.loads(handle.read())
+        if stamp["folder"] != str(folder) or stamp["code"] != _stats(code):
+            return None
+        if stamp["corpus"] != _stats(path for path, _size, _mtime in stamp["corpus"]):
+            return None
+        found = stamp["fingerprint"]
+    except (OSError, ValueError, EOFError, TypeError, KeyError):
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _remember(root: Path, folder: Path, documents: tuple[Document, ...], code: list[str], key: str) -> None:
+    """Write the stamp of ``folder`` (nothing happens when the cache folder is read-only)."""
+    corpus_files = (str(folder / MANIFEST), *(document.path for document in documents))
+    stamp = {"folder": str(folder), "code": _stats(code), "corpus": _stats(corpus_files), "fingerprint": key}
+    path = _stamp_path(root, folder)
+    staging = path.with_name(f".{path.name}.{os.getpid()}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with builtins.open(staging, "wb") as handle:
+            handle.write(marshal.dumps(stamp))
+        os.replace(staging, path)
+    except OSError:
+        try:
+            os.unlink(staging)
+        except OSError:
+            pass
+
+
+def open(  # noqa: A001 - the front door, as in beancount's loader
+    corpus_folder: str | os.PathLike[str] | None = None,
+    progress: Progress = no_progress,
+    rebuild: bool = False,
+    given_as: str = "dossier donné",
+) -> KnowledgeBase:
+    """The :class:`KnowledgeBase` of a corpus folder (``corpus_folder``, else
+    ``$RULES_KB_CORPUS``, else the bundled corpus; ``given_as`` names how the
+    folder was given, in messages).
+
+    Builds the cache first when this fingerprint has none, or when it is
+    damaged, or when ``rebuild`` asks for a new one; ``progress(description,
+    completed, total)`` is called meanwhile. Raises
+    :class:`rules_kb.core.errors.CorpusError` for an unusable corpus and
+    :class:`rules_kb.core.errors.IndexBuildError` for an unwritable cache folder.
+    """
+    folder = locate_corpus(corpus_folder, given_as)
+    root = cache_root()
+    code = code_files()
+    documents = None
+    key = None if rebuild else _remembered(root, folder, code)
+    if key is None:
+        documents = load_manifest(folder)
+        key = fingerprint(folder, documents, code)
+        _remember(root, folder, documents, code, key)
+    cache_dir = root / key
+    damaged = False
+    if not rebuild and (cache_dir / DATABASE).is_file():
+        try:
+            return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
+        except (sqlite3.Error, OSError, ValueError, EOFError, TypeError):
+            damaged = True  # rebuilt below
+    from indexer import parse_corpus  # the parsers and the build: only when the cache is built
+    from rules_kb.build.cache import build_cache
+
+    documents = documents or load_manifest(folder)
+    corpus = parse_corpus(folder, documents, key, progress)
+    cache_dir = build_cache(corpus, root, progress, replace=rebuild or damaged)
+    return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
+
+
+class KnowledgeBase:
+    """A corpus as loaded from its cache.
+
+    ``folder`` is the corpus folder, ``fingerprint`` its fingerprint,
+    ``cache_dir`` the folder of its cache; ``documents`` the manifest's
+    documents. Records are read when first asked for.
+    """
+
+    def __init__(self, store: Store, folder: Path, key: str, cache_dir: Path) -> None:
+        self.store = store
+        self.folder = str(folder)
+        self.fingerprint = key
+        self.cache_dir = cache_dir
+        self.documents: tuple[Document, ...] = store.documents(self.folder)
+        self.editions: tuple[str, ...] = tuple(store.meta("editions"))
+        """Editions that have rules, newest complete edition first."""
+        self._numbers: dict[str, list[RuleNumber]] = {}
+        self._glossary: GlossaryIndex | None = None
+        self._graph = None
+        self._concepts = None
+        self._index = None
+        self._corpus: Corpus | None = None
+
+    @property
+    def default_edition(self) -> str:
+        """The edition looked up when none is given: the newest complete one."""
+        return self.editions[0] if self.editions else ""
+
+    def check_edition(self, edition: str | None) -> str | None:
+        """``edition`` if it has rules (None stays None); raises :class:`UnknownEditionError`."""
+        if edition is None or edition in self.editions:
+            return edition
+        raise UnknownEditionError(edition, self.editions)
+
+    def document(self, document_id: str) -> Document | None:
+        """The document with this id, or None."""
+        return next((document for document in self.documents if document.id == document_id), None)
+
+    # records --------------------------------------------------------------------
+
+    def rule(self, number: str, edition: str) -> Rule | None:
+        """The rule of ``edition`` with canonical ``number``, or None."""
+        return self.store.record(node_id(RecordKind.RULE, edition, number))
+
+    def rules(self, edition: str | None = None) -> tuple[Rule, ...]:
+        """All rules, or those of one edition, in document order."""
+        return self.store.records(RecordKind.RULE, edition)
+
+    def printed_as(self, number: str, edition: str) -> tuple[Rule, ...]:
+        """The rules of ``edition`` the source printed with ``number`` though it is not theirs."""
+        return self.store.printed(edition, number)
+
+    def numbers(self, edition: str) -> list[RuleNumber]:
+        """The numbers of the rules of ``edition``, in rule order."""
+        if edition not in self._numbers:
+            self._numbers[edition] = sorted(map(RuleNumber.parse, self.store.names(RecordKind.RULE, edition)))
+        return self._numbers[edition]
+
+    def nearest(self, number: RuleNumber, edition: str, count: int = 4) -> tuple[str, ...]:
+        """The ``count`` existing numbers of ``edition`` nearest to ``number`` in document order.
+
+        Neighbours sharing the longest prefix with ``number`` come first.
+        """
+        ordered = self.numbers(edition)
+        if not ordered:
+            return ()
+        position = bisect.bisect_left(ordered, number)
+        window = ordered[max(0, position - count) : position + count]
+        wanted = str(number)
+
+        def closeness(candidate: RuleNumber) -> tuple[int, int]:
+            text = str(candidate)
+            shared = len(os.path.commonprefix([text, wanted]))
+            distance = abs(ordered.index(candidate) - position)
+            return (-shared, distance)
+
+        return tuple(str(n) for n in sorted(window, key=closeness)[:count])
+
+    def record(self, node: str):
+        """The record of a node id (see :func:`rules_kb.core.model.node_id`), or None."""
+        return self.store.record(node)
+
+    def records(self, kind: RecordKind) -> tuple:
+        """Every record of ``kind``, in corpus order."""
+        return self.store.records(kind)
+
+    @property
+    def glossary(self) -> GlossaryIndex:
+        """The glossary entries under their keys."""
+        if self._glossary is None:
+            self._glossary = GlossaryIndex(self.store.records(RecordKind.GLOSSARY), self.store.glossary_keys())
+        return self._glossary
+
+    @property
+    def graph(self):
+        """The rule graph (:class:`rules_kb.build.graph.GraphView`)."""
+        if self._graph is None:
+            self._graph = self.store.graph()
+        return self._graph
+
+    @property
+    def concepts(self):
+        """The concept table ``ask`` reads questions with (:class:`rules_kb.build.concepts.ConceptTable`)."""
+        if self._concepts is None:
+            self._concepts = self.store.concepts()
+        return self._concepts
+
+    @property
+    def index(self):
+        """The search index (:class:`rules_kb.build.index.SearchIndex`)."""
+        if self._index is None:
+            self._index = self.store.search_index(self.cache_dir)
+        return self._index
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Every diagnostic: the parsers' and the graph's (references that
+        resolve nowhere), by document and line."""
+        return self.store.diagnostics()
+
+    @property
+    def counts(self) -> dict[str, dict[str, int]]:
+        """``{document id: {kind field: count}}`` (fields of :class:`RecordKind`)."""
+        return self.store.meta("counts")
+
+    @property
+    def parsed_documents(self) -> frozenset[str]:
+        """The ids of the documents a parser read."""
+        return frozenset(self.store.meta("parsed_documents"))
+
+    @property
+    def corpus(self) -> Corpus:
+        """Every record, as one :class:`rules_kb.core.model.Corpus` (read whole: for dumps and the rulebook)."""
+        if self._corpus is None:
+            store = self.store
+            self._corpus = Corpus(
+                documents=self.documents,
+                rules=store.records(RecordKind.RULE),
+                diagnostics=tuple(d for d in store.diagnostics()),
+                fingerprint=self.fingerprint,
+                folder=self.folder,
+                parsed_documents=self.parsed_documents,
+                glossary=store.records(RecordKind.GLOSSARY),
+                cards=store.records(RecordKind.CARD),
+                rulings=store.records(RecordKind.RULING),
+                faq_sections=store.records(RecordKind.FAQ_SECTION),
+                faqs=store.faqs(),
+                course=store.records(RecordKind.COURSE),
+            )
+        return self._corpus

@@ -1,0 +1,175 @@
+"""The layers of the code: each module imports only its own layer and those
+below it, the imports make no cycle, and the cache's fingerprint covers every
+module that feeds the cache. Read from the source with :mod:`ast`: every
+import counts, at module level, inside a function or for type checking."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from rules_kb import loader
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("rules_kb", "indexer", "cli")
+
+#: The layers, from the ground up: a module belongs to the first layer one of
+#: whose prefixes it starts with (README, "Architecture").
+LAYERS = (
+    ("core", ("rules_kb.core", "rules_kb")),
+    ("parsers", ("indexer",)),
+    ("build", ("rules_kb.build",)),
+    ("loader", ("rules_kb.loader",)),
+    ("features", ("rules_kb.lookup", "rules_kb.search", "rules_kb.ask", "rules_kb.checker", "rules_kb.export",
+                  "rules_kb.inventory")),  # fmt: skip
+    ("presentation", ("rules_kb.serialize", "cli")),
+)
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")}
+
+
+MODULES = _modules()
+
+
+def layer(module: str) -> int:
+    """The rank of ``module``'s layer in :data:`LAYERS`."""
+    found = [
+        (len(prefix), rank)
+        for rank, (_name, prefixes) in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or module.startswith(prefix + ".")
+    ]
+    assert found, f"{module} belongs to no layer"
+    return max(found)[1]
+
+
+def imports(module: str) -> dict[str, int]:
+    """The project modules ``module`` imports, each with a line where it does."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in MODULES else node.module
+                     for alias in node.names]  # fmt: skip
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] in PACKAGES and name in MODULES and name != module:
+                found.setdefault(name, node.lineno)
+    return found
+
+
+GRAPH = {module: imports(module) for module in MODULES}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_imports_a_layer_above_its_own(module):
+    upward = [
+        f"{module} (line {line}, {LAYERS[layer(module)][0]}) imports {target} ({LAYERS[layer(target)][0]})"
+        for target, line in GRAPH[module].items()
+        if layer(target) > layer(module)
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def test_the_imports_make_no_cycle():
+    """Tarjan's strongly connected components: every one is a single module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in GRAPH[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(MODULES):
+        if module not in index:
+            visit(module)
+    assert not cycles, cycles
+
+
+def test_the_layer_map_knows_every_module():
+    assert {layer(module) for module in MODULES} == set(range(len(LAYERS)))
+
+
+def _reached(start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(GRAPH[module])
+    return seen
+
+
+def test_the_fingerprint_covers_every_module_that_feeds_the_cache():
+    """Everything the build imports (parsers, build steps, core) and the data it reads."""
+    covered = {Path(path).resolve() for path in loader.code_files()}
+    feeding = _reached("rules_kb.build.cache") | _reached("indexer")
+    missing = sorted(module for module in feeding if MODULES[module].resolve() not in covered)
+    assert not missing, missing
+    assert (ROOT / "rules_kb" / "data" / "lexicon.tsv").resolve() in covered
+    assert not any("__pycache__" in str(path) for path in covered)
+
+
+#: What names a command or an option of the CLI in a text.
+_COMMAND_RE = re.compile(
+    r"rules-kb (?:show|search|define|ask|check|graph|export|index|corpus)\b"
+    r"|--(?:force|all|format|json|corpus|kind|example|edition|limit|explain|scenario|term|card|search|ask|note|"
+    r"output|depth|relation|strict|only|no-annotations)\b"
+)
+
+
+def _texts(tree: ast.AST) -> list[tuple[int, str]]:
+    """The string constants of a module that are not docstrings, with their lines."""
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.add(id(first.value))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def test_command_names_appear_only_in_the_cli():
+    """The library raises, the CLI says what to type (``rules-kb search``, ``--force``)."""
+    offenders = [
+        f"{module}:{line}: {text!r}"
+        for module, path in MODULES.items()
+        if not module.startswith("cli")
+        for line, text in _texts(ast.parse(path.read_text(encoding="utf-8")))
+        if _COMMAND_RE.search(text)
+    ]
+    assert not offenders, "\n".join(offenders)
