@@ -11,7 +11,6 @@ feature it calls when it runs, so that a command loads only what it needs.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -25,6 +24,8 @@ CORPUS_OPTION = "--corpus"
 
 
 def _emit_json(data) -> None:
+    import json  # only for --json
+
     try:
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         sys.stdout.flush()
@@ -231,6 +232,8 @@ def graph(options) -> int:
 
     def compute(kb):
         hood = pictures.neighbourhood(kb, options.target, options.depth, options.edition, tuple(options.relation or ()), options.limit)
+        import json
+
         text = {
             "json": lambda: json.dumps(serialize.neighbourhood_dict(hood), ensure_ascii=False, indent=2) + "\n",
             "dot": lambda: pictures.to_dot(hood),

@@ -16,9 +16,11 @@ fingerprint of a corpus is remembered in ``<cache>/stamps/`` with the size
 and modification time of every file it covers, and computed again only when
 one of them changed (as Python does for its bytecode).
 
-The :class:`KnowledgeBase` is data: records by key, the rule graph, the
-concept table, the search index, each read from the cache when first
-asked for. What to do with them is the features' work (:mod:`rules_kb.lookup`,
+The :class:`KnowledgeBase` is data: records by key and the rule graph, read
+from the cache when first asked for; the concept table
+(:func:`rules_kb.build.concepts.read_table`) and the search index
+(:func:`rules_kb.build.index.read_index`) are read from the same cache by the
+features that need them. What to do with them is the features' work (:mod:`rules_kb.lookup`,
 :mod:`rules_kb.search`, :mod:`rules_kb.ask`, :mod:`rules_kb.checker`,
 :mod:`rules_kb.export`).
 """
@@ -206,9 +208,8 @@ class KnowledgeBase:
         self._numbers: dict[str, list[RuleNumber]] = {}
         self._glossary: GlossaryIndex | None = None
         self._graph = None
-        self._concepts = None
-        self._index = None
         self._corpus: Corpus | None = None
+        self._cached: dict[str, object] = {}
 
     @property
     def default_edition(self) -> str:
@@ -224,6 +225,13 @@ class KnowledgeBase:
     def document(self, document_id: str) -> Document | None:
         """The document with this id, or None."""
         return next((document for document in self.documents if document.id == document_id), None)
+
+    def cached(self, name: str, build):
+        """What ``build()`` returns, made once per knowledge base and kept under
+        ``name`` (a feature's view of the cache: the search index, the concept table)."""
+        if name not in self._cached:
+            self._cached[name] = build()
+        return self._cached[name]
 
     # records --------------------------------------------------------------------
 
@@ -286,20 +294,6 @@ class KnowledgeBase:
         if self._graph is None:
             self._graph = self.store.graph()
         return self._graph
-
-    @property
-    def concepts(self):
-        """The concept table ``ask`` reads questions with (:class:`rules_kb.build.concepts.ConceptTable`)."""
-        if self._concepts is None:
-            self._concepts = self.store.concepts()
-        return self._concepts
-
-    @property
-    def index(self):
-        """The search index (:class:`rules_kb.build.index.SearchIndex`)."""
-        if self._index is None:
-            self._index = self.store.search_index(self.cache_dir)
-        return self._index
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:

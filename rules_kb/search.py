@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rules_kb.build.index import snippet
+from rules_kb.build.index import read_index, snippet
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
 from rules_kb.loader import KnowledgeBase
@@ -104,7 +104,8 @@ def search(
     edition = kb.check_edition(edition)
     if not query.strip():
         raise QueryError("La recherche est vide : donnez un ou plusieurs mots, par exemple « blessures fatales ».")
-    found, terms, parsed = kb.index.search_text(query, max(limit * 5, 50), edition, wanted)
+    index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
+    found, terms, parsed = index.search_text(query, max(limit * 5, 50), edition, wanted)
     files = {document.id: document.file for document in kb.documents}
     hits = []
     for hit in diversified(found, limit):

@@ -27,7 +27,7 @@ import math
 from rules_kb.ask.answer import RuleAnswer
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.retrieve import concept_stems
-from rules_kb.build.concepts import ConceptKind, Target, descendants
+from rules_kb.build.concepts import ConceptKind, ConceptTable, Target, descendants
 from rules_kb.build.graph import Relation
 from rules_kb.build.index import snippet
 from rules_kb.core.model import RecordKind, Rule, node_id, node_kind, rule_node
@@ -65,7 +65,7 @@ def specificity(reading: Reading, stems: list[str]) -> float:
     a phrase of several words is at least 0.8."""
     if not stems:
         return 1.0
-    index = reading.kb.index
+    index = reading.index
     total = index.doc_count
     frequencies = [index.doc_frequency("text", stem) + index.doc_frequency("title", stem) for stem in stems]
     rarest = max(1, min(frequencies))
@@ -75,7 +75,7 @@ def specificity(reading: Reading, stems: list[str]) -> float:
     return min(1.0, max(0.3, value))
 
 
-def concept_weights(kb: KnowledgeBase, target: Target) -> dict[str, tuple[float, str]]:
+def concept_weights(kb: KnowledgeBase, concepts: ConceptTable, target: Target) -> dict[str, tuple[float, str]]:
     """Rule node → (weight, how) for one concept's target (before
     specificity): the subrules of a cited rule closest to the glossary
     definition citing it weigh more."""
@@ -108,7 +108,7 @@ def concept_weights(kb: KnowledgeBase, target: Target) -> dict[str, tuple[float,
                 continue
             for number in entry.cites:
                 put(kb.rule(number, entry.edition), 1.0, f"citée par le glossaire « {entry.term} »",
-                    closeness=kb.concepts.closeness.get(node, {}))  # fmt: skip
+                    closeness=concepts.closeness.get(node, {}))  # fmt: skip
             users = kb.graph.incoming(node, Relation.USES_TERM)
             share = USER_WEIGHT * min(1.0, 8 / max(1, len(users)))
             for edge in users:
@@ -137,7 +137,7 @@ def weigh_concepts(reading: Reading) -> None:
             if concept.text.casefold() == concept.target.name.casefold()
             else f"« {concept.text} » ({concept.target.name})"
         )
-        for node, (weight, how) in concept_weights(kb, concept.target).items():
+        for node, (weight, how) in concept_weights(kb, reading.table, concept.target).items():
             value = weight * specific * CONCEPT_WEIGHT
             if value > span.get(node, (0.0, ""))[0]:
                 span[node] = (value, f"{label} : {how}")

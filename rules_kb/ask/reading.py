@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rules_kb.ask.answer import PARTS, RuleAnswer, Verification
 from rules_kb.ask.facts import Facts
-from rules_kb.build.concepts import Concept, Recognition
+from rules_kb.build.concepts import Concept, ConceptTable, Recognition, read_table
+from rules_kb.build.index import SearchIndex, read_index
 from rules_kb.core.model import GlossaryEntry, Ruling
 from rules_kb.loader import KnowledgeBase
 
@@ -36,7 +37,8 @@ class Candidates:
 class Reading:
     """The state of a question as the steps read it.
 
-    Set by :func:`rules_kb.ask.understand.understand`: ``recognition``,
+    ``index`` and ``table`` are the search index and the concept table of
+    ``kb``. Set by :func:`rules_kb.ask.understand.understand`: ``recognition``,
     ``concepts`` (with typed rule numbers, in the question's order),
     ``facts``, ``pairs`` (analysed words and their text) and ``unknown``
     (nothing recognised: the reading stops). By
@@ -50,6 +52,8 @@ class Reading:
 
     def __init__(self, kb: KnowledgeBase, question: str, limit: int, edition: str | None) -> None:
         self.kb = kb
+        self.index: SearchIndex = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
+        self.table: ConceptTable = kb.cached("concepts", lambda: read_table(kb.store))
         self.question = question
         self.limit = limit
         self.edition = edition

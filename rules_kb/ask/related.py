@@ -50,7 +50,7 @@ def find_rulings(reading: Reading) -> None:
         return
     text_scores: dict[str, float] = {}
     if reading.query is not None:
-        index = kb.index
+        index = reading.index
         results = index.run(reading.query, 100, index.allowed(None, (RecordKind.RULING.value,)))
         top = max((hit.score for hit in results), default=0.0) or 1.0
         for hit in results:

@@ -64,7 +64,7 @@ def search_words(reading: Reading) -> None:
     reading.terms = terms_of(reading.query)
     if reading.query is None:
         return
-    index = reading.kb.index
+    index = reading.index
     results = index.run(reading.query, SEARCHED, index.allowed(reading.edition, (RecordKind.RULE.value,)))
     top = max((hit.score for hit in results), default=0.0) or 1.0
     wanted = set(words) | set(expansion)

@@ -24,8 +24,8 @@ def understand(reading: Reading) -> None:
     ``unknown``, with the nearest terms. Raises :class:`QueryError` for a
     question without any significant word."""
     kb, question, edition = reading.kb, reading.question, reading.edition
-    index = kb.index
-    reading.recognition = kb.concepts.recognise(question, lambda stem: index.holds("text", stem))
+    index = reading.index
+    reading.recognition = reading.table.recognise(question, lambda stem: index.holds("text", stem))
     concepts = list(reading.recognition.concepts)
     for match in RULE_NUMBER_RE.finditer(question.lower()):
         number = match.group(1)

@@ -132,24 +132,37 @@ def _french_stemmer():
     return FrenchStemmer().stem
 
 
+_DIGIT_RE = re.compile(r"\d")
+#: The term of each word as written, and whether it is a stop word: a word seen once is not analysed again.
+_terms: dict[str, tuple[str, bool]] = {}
+
+
+def term(word: str) -> tuple[str, bool]:
+    """The index term of one token as the text writes it (steps 2 to 6 of the
+    module docstring), and whether it is a stop word (then folded, unstemmed)."""
+    found = _terms.get(word)
+    if found is None:
+        plain = elide(word.lower())
+        stopped = not plain or plain in stop_words()
+        folded = strip_accents(plain)
+        if not stopped and not _DIGIT_RE.search(folded):
+            folded = stem(folded)
+        found = _terms[word] = (folded, stopped)
+    return found
+
+
 def analyze(text: str, removestops: bool = True) -> Iterator[Token]:
     """The :class:`Token` of ``text`` through the chain of the module
     docstring. With ``removestops`` False, stop words are yielded too,
     ``stopped`` and unstemmed (folded), so that "en jeu" is not "jeu"."""
     position = None
-    stopping = stop_words()
     for index, match in enumerate(_TOKEN_RE.finditer(text)):
-        word = elide(match.group(0).lower())
-        stopped = not word or word in stopping
+        folded, stopped = term(match.group(0))
         if stopped:
-            if removestops:
-                continue
-            yield Token(strip_accents(word), match.start(), match.end(), True, index)
+            if not removestops:
+                yield Token(folded, match.start(), match.end(), True, index)
             continue
         position = index if position is None else position + 1
-        folded = strip_accents(word)
-        if not any(char.isdigit() for char in folded):
-            folded = stem(folded)
         yield Token(folded, match.start(), match.end(), False, position)
 
 

@@ -17,15 +17,16 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules_kb.build import store
+from rules_kb.build import concepts, index
 from rules_kb.build.concepts import ConceptTable, build_table
 from rules_kb.build.glossary import entry_keys
 from rules_kb.build.graph import Graph
-from rules_kb.build.linking import build_graph
 from rules_kb.build.index import INDEX_DIR, IndexTables, read_tables, write_index
+from rules_kb.build.linking import build_graph
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
@@ -49,7 +50,6 @@ class Build:
     progress: Progress
     graph: Graph | None = None
     concepts: ConceptTable | None = None
-    surfaces: dict[str, str] = field(default_factory=dict)
     tables: IndexTables | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
 
@@ -73,23 +73,22 @@ def read_concepts(build: Build) -> None:
     """The concept table of ``ask`` (:mod:`rules_kb.build.concepts`)."""
     build.progress("Table des concepts (glossaire, titres, cartes, lexique)", 0, 1)
     build.concepts = build_table(build.corpus)
-    build.surfaces = build.concepts.surfaces()
 
 
 def write_store(build: Build) -> None:
     """The cache database (:mod:`rules_kb.build.store`)."""
     build.progress("Écriture du cache", 0, 1)
-    store.write(
-        build.folder / store.DATABASE,
-        build.corpus,
-        editions(build.corpus),
-        build.graph.edges,
-        build.diagnostics,
-        entry_keys(build.corpus.glossary),
-        build.concepts,
-        build.surfaces,
-        build.tables,
-    )
+    connection = store.create(build.folder / store.DATABASE)
+    try:
+        store.write(
+            connection, build.corpus, editions(build.corpus), build.graph.edges, build.diagnostics,
+            entry_keys(build.corpus.glossary),
+        )  # fmt: skip
+        concepts.write_table(connection, build.concepts)
+        index.write_tables(connection, build.tables)
+        connection.commit()
+    finally:
+        connection.close()
 
 
 #: The build steps, in order.

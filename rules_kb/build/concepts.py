@@ -20,7 +20,9 @@ eight; a transposition counts one): "pietinemnt" is "piétinement".
 from __future__ import annotations
 
 import enum
+import marshal
 import math
+import sqlite3
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import NamedTuple
@@ -28,7 +30,8 @@ from typing import NamedTuple
 from rules_kb.build.analysis import analyze
 from rules_kb.build.glossary import GlossaryIndex
 from rules_kb.build.lexicon import LexiconEntry, load_lexicon
-from rules_kb.core.model import Corpus, RecordKind, Rule, card_node, glossary_node, node_id, rule_node
+from rules_kb.build.store import Lookup, Store
+from rules_kb.core.model import Card, Corpus, Rule, card_node, glossary_node, rule_node
 from rules_kb.core.numbers import Level
 from rules_kb.core.text import fold, term_key
 
@@ -333,6 +336,9 @@ class ConceptSources:
         self.titles = {
             title: rules for title, rules in by_title.items() if len({rule.number for rule in rules}) < SHARED_TITLE
         }
+        self.cards: dict[str, Card] = {}
+        for card in corpus.cards:
+            self.cards.setdefault(term_key(card.name), card)
 
     def rule(self, number: str, edition: str) -> Rule | None:
         """The rule ``number`` of ``edition``, or None."""
@@ -350,10 +356,9 @@ class ConceptSources:
         rules = self.titles.get(wanted)
         if rules:
             targets.append(self.title_target(rules))
-        for card in self.corpus.cards:
-            if term_key(card.name) == wanted:
-                targets.append(Target(ConceptKind.CARD, card.name, (card_node(card),)))
-                break
+        card = self.cards.get(wanted)
+        if card is not None:
+            targets.append(Target(ConceptKind.CARD, card.name, (card_node(card),)))
         return targets
 
     def glossary_target(self, entry) -> Target:
@@ -400,3 +405,62 @@ def build_table(corpus: Corpus, lexicon: Iterable[LexiconEntry] | None = None) -
         for target in targets:
             builder.add(item.form, target, via)
     return builder.table()
+
+
+# -- in the cache database ---------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE phrases (stem TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
+CREATE TABLE phrase_stems (stem TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE phrase_surfaces (ord INTEGER PRIMARY KEY, surface TEXT, stem TEXT);
+CREATE TABLE closeness (node TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
+"""
+
+
+def write_table(connection: sqlite3.Connection, table: ConceptTable) -> None:
+    """Write ``table`` in the cache database (:mod:`rules_kb.build.store`):
+    ``phrases(stem, data)`` (the phrases by first stem, marshal), ``phrase_stems(stem)``,
+    ``phrase_surfaces(ord, surface, stem)``, ``closeness(node, data)``."""
+    connection.executescript(_SCHEMA)
+    dumps = marshal.dumps
+    connection.executemany(
+        "INSERT INTO phrases VALUES (?, ?)",
+        (
+            (stem, dumps([(phrase, (t.kind.value, t.name, t.nodes), via) for phrase, t, via in found]))
+            for stem, found in table.phrases.items()
+        ),
+    )
+    connection.executemany("INSERT INTO phrase_stems VALUES (?)", ((stem,) for stem in sorted(table.stems)))
+    connection.executemany(
+        "INSERT INTO phrase_surfaces VALUES (?, ?, ?)",
+        ((position, surface, stem) for position, (surface, stem) in enumerate(table.surfaces().items())),
+    )
+    connection.executemany(
+        "INSERT INTO closeness VALUES (?, ?)", ((node, dumps(found)) for node, found in table.closeness.items())
+    )
+
+
+def read_table(store: Store) -> ConceptTable:
+    """The concept table of a cache database, read phrase by phrase as a question needs them."""
+    connection = store.connection
+
+    def phrases(stem: str):
+        row = connection.execute("SELECT data FROM phrases WHERE stem = ?", (stem,)).fetchone()
+        if not row:
+            return ()
+        return [
+            (tuple(map(tuple, phrase)), Target(ConceptKind(kind), name, tuple(nodes)), via)
+            for phrase, (kind, name, nodes), via in marshal.loads(row[0])
+        ]
+
+    def stems(stem: str) -> bool:
+        return connection.execute("SELECT 1 FROM phrase_stems WHERE stem = ?", (stem,)).fetchone() is not None
+
+    def surfaces() -> dict[str, str]:
+        return dict(connection.execute("SELECT surface, stem FROM phrase_surfaces ORDER BY ord"))
+
+    def closeness(node: str):
+        row = connection.execute("SELECT data FROM closeness WHERE node = ?", (node,)).fetchone()
+        return marshal.loads(row[0]) if row else None
+
+    return ConceptTable(Lookup(phrases), Lookup(stems), surfaces, Lookup(closeness))

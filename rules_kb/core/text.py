@@ -30,6 +30,8 @@ _TERM_WORD_RE = re.compile(r"[\w'’-]+")
 
 def strip_accents(text: str) -> str:
     """``"Dégâts"`` → ``"Degats"``: combining marks removed after NFKD decomposition, case kept."""
+    if text.isascii():
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 

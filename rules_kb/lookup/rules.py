@@ -11,7 +11,6 @@ entry, for ``define``.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, NamedTuple
 
 from rules_kb.build.graph import Relation
@@ -265,6 +264,8 @@ def word_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """A word-level diff of two texts: ``(op, text)`` pairs in order, ``op``
     one of ``"equal"``, ``"delete"`` (only in ``old``), ``"insert"`` (only in
     ``new``); the texts of the pairs, joined with spaces, give back each text."""
+    import difflib  # only for a rule with another version
+
     before, after = old.split(), new.split()
     parts: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)

@@ -1,0 +1,167 @@
+"""The search index answers a query of words as Whoosh would, without Whoosh:
+the same analysis, the same query, the same BM25F scores, the same hits."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_kb.build.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
+from rules_kb.build.index import FIELDS, INDEX_DIR, Group, Term, read_index, read_tables, uses_syntax, word_query
+from rules_kb.core.text import strip_accents
+
+
+@pytest.fixture(scope="module")
+def whoosh_index(kb):
+    from whoosh import index
+
+    return index.open_dir(str(kb.cache_dir / INDEX_DIR))
+
+
+@pytest.fixture(scope="module")
+def tables(kb):
+    return read_tables(kb.cache_dir / INDEX_DIR)
+
+
+def _reference_chain(numbers: bool = False):
+    """The analyzer the index had before: Whoosh's own filters around the same steps."""
+    from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StopFilter
+
+    class Elision(Filter):
+        def __call__(self, tokens):
+            for token in tokens:
+                token.text = elide(token.text)
+                yield token
+
+    class Fold(Filter):
+        def __call__(self, tokens):
+            for token in tokens:
+                token.text = strip_accents(token.text)
+                yield token
+
+    class Stem(Filter):
+        def __call__(self, tokens):
+            for token in tokens:
+                if not token.stopped and not any(char.isdigit() for char in token.text):
+                    token.text = stem(token.text)
+                yield token
+
+    if numbers:
+        return RegexTokenizer(r"\d+(?:\.\d+[a-z]?)?") | LowercaseFilter()
+    return (
+        RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | Elision()
+        | StopFilter(stoplist=stop_words(), minsize=1) | Fold() | Stem()
+    )  # fmt: skip
+
+
+def _whoosh_tokens(analyzer, text: str, removestops: bool):
+    return [
+        (token.text, token.pos, token.startchar, token.endchar, bool(token.stopped))
+        for token in analyzer(text, positions=True, chars=True, removestops=removestops)
+    ]
+
+
+_FRENCH = st.text(alphabet=st.sampled_from(list("abcdeéèêàçôîûœ'’- .,;:?!0123456789/+lLdDqu\u00a0")), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_FRENCH, st.booleans())
+def test_the_analysis_is_whooshs_chain(text, removestops):
+    mine = [(t.term, t.position, t.start, t.end, t.stopped) for t in analyze(text, removestops)]
+    assert mine == _whoosh_tokens(_reference_chain(), text, removestops)
+    numbers = [(t.term, t.position, t.start, t.end, t.stopped) for t in analyze_numbers(text)]
+    assert numbers == _whoosh_tokens(_reference_chain(numbers=True), text, True)
+
+
+def test_the_analysis_is_whooshs_chain_on_the_corpus(kb):
+    chain = _reference_chain()
+    for rule in kb.rules("2004")[:300]:
+        for removestops in (True, False):
+            mine = [(t.term, t.position, t.start, t.end, t.stopped) for t in analyze(rule.text, removestops)]
+            assert mine == _whoosh_tokens(chain, rule.text, removestops), rule.number
+
+
+def test_tables_hold_whooshs_own_scores(whoosh_index, tables):
+    """Every posting of every term, scored by Whoosh's BM25F scorer during a query."""
+    with whoosh_index.searcher() as searcher:
+        reader = searcher.reader()
+        for field in FIELDS:
+            for term in reader.lexicon(field):
+                matcher = searcher.postings(field, term)
+                docs, scores = [], []
+                while matcher.is_active():
+                    docs.append(matcher.id())
+                    scores.append(matcher.score())
+                    matcher.next()
+                assert tables.postings[(field, term.decode("utf-8"))] == (tuple(docs), tuple(scores))
+
+
+_WORDS = (
+    "blessures fatales créature créatures endurance 0 l'endurance 420.5c 2/2 pile sort capacité "
+    "déclenchée légende aura jeton couche effet continu dépend tampon horaire marqueur +1/+1 joueur "
+    "perd partie zzz le la de à et d'un qu'il suspension Guide griffon régénération piétinement 502 4 "
+    "a-b dégâts"
+).split()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5), st.sampled_from([None, "2004"]),
+       st.sampled_from([(), ("rule",), ("card", "ruling")]))  # fmt: skip
+def test_a_query_of_words_finds_what_whoosh_finds(kb, whoosh_index, words, edition, kinds):
+    from whoosh.qparser import MultifieldParser, WildcardPlugin
+    from whoosh.query import And, Or
+    from whoosh.query import Term as WhooshTerm
+
+    text = " ".join(words)
+    assert not uses_syntax(text)
+    parser = MultifieldParser(list(FIELDS), whoosh_index.schema)
+    parser.remove_plugin_class(WildcardPlugin)
+    parsed = parser.parse(text)
+    query = word_query(text)
+    assert str(query if query is not None else "<_NullQuery>") == str(parsed)
+    if query is None:
+        return
+    parts = ([WhooshTerm("edition", edition)] if edition else []) + ([Or([WhooshTerm("kind", k) for k in kinds])] if kinds else [])
+    wanted = (parts[0] if len(parts) == 1 else And(parts)) if parts else None
+    index = read_index(kb.store, kb.cache_dir)
+    mine = index.run(query, 30, index.allowed(edition, kinds))
+    with whoosh_index.searcher() as searcher:
+        theirs = [(hit.docnum, hit.score) for hit in searcher.search(parsed, limit=30, filter=wanted)]
+    assert len(mine) == len(theirs)
+    for hit, (docnum, score) in zip(mine, theirs):
+        assert hit.score == pytest.approx(score, rel=1e-9)
+        if hit.docnum != docnum:  # only equal scores may come in another order
+            assert score == pytest.approx(dict(theirs).get(hit.docnum, -1), rel=1e-9)
+
+
+def test_a_query_of_terms_is_written_as_whoosh_writes_it():
+    from whoosh.query import Or
+    from whoosh.query import Term as WhooshTerm
+
+    terms = [("title", "blessur", 1.0), ("examples", "blessur", 0.25), ("text", "fatal", 0.5), ("examples", "fatal", 0.125)]
+    assert str(Group(False, tuple(Term(*t) for t in terms))) == str(Or([WhooshTerm(f, x, boost=b) for f, x, b in terms]))
+
+
+@pytest.mark.parametrize("text", ['"blessures fatales"', "titre:couche", "pouvoir NOT mana", "(a OR b)", "sort^2", "'abc'"])
+def test_whooshs_query_language_goes_to_whoosh(text):
+    assert uses_syntax(text)
+
+
+@pytest.mark.parametrize("text", ["l'endurance", "qu'il", "2/2", "420.5c", "aujourd’hui", "a-b", "Et ou Donc"])
+def test_words_stay_words(text):
+    assert not uses_syntax(text)
+
+
+def test_stemming_does_not_leave_urllib_behind():
+    """The stemmer is imported without urllib.request, which stays importable for real."""
+    code = (
+        "import sys; from rules_kb.build.analysis import stem; assert stem('blessures') == 'blessur'; "
+        "assert 'urllib.request' not in sys.modules; import whoosh.compat; "
+        "import urllib.request; assert hasattr(urllib.request, 'urlopen'); print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
