@@ -1,0 +1,544 @@
+"""The full-text index: its schema, writing it, its tables, querying it, snippets.
+
+The index is written with Whoosh (:func:`write_index`, into the cache
+folder's ``index/``), one document per record (:func:`index_records`),
+searched in the fields :data:`FIELDS` with BM25F (``number`` ×8, ``title``
+×3, ``examples`` ×0.6, at indexing). Whoosh's query language (quoted
+phrases, ``field:`` prefixes, ``AND``/``OR``/``NOT``, boosts, ranges) is
+answered by Whoosh itself.
+
+Most queries are plain words, though, and importing Whoosh's search
+machinery costs more than a lookup's whole budget. So, when the cache is
+built, every posting of every term is read back with the score Whoosh's
+BM25F scorer gives it (:func:`read_tables`; the scores depend only on the
+term, the document and the index's statistics) and stored in the cache
+database with the stored fields of every document (:func:`write_tables`).
+A query of words (:func:`word_query`, the query Whoosh's parser makes of
+it) is then answered from those tables (:meth:`SearchIndex.run`): the same
+hits with the same scores as Whoosh's (``tests/test_search_index.py``
+checks both against Whoosh).
+"""
+
+from __future__ import annotations
+
+import marshal
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from rules_kb.build.analysis import analyze, analyze_numbers
+from rules_kb.build.store import Lookup, Store
+from rules_kb.core.corpus import Progress, no_progress
+from rules_kb.core.errors import QueryError
+from rules_kb.core.model import Corpus, RecordKind, card_node, glossary_node, rule_node, ruling_nodes
+
+#: The folder of the Whoosh index in a cache folder.
+INDEX_DIR = "index"
+#: Searched fields; their boosts are set in the schema (number ≫ title > text, cites > examples).
+FIELDS = ("number", "cites", "title", "text", "examples")
+#: The boost of each field, applied when a document is indexed (1 for the others).
+FIELD_BOOSTS = {"number": 8.0, "title": 3.0, "examples": 0.6}
+#: Fields analysed as rule numbers (:func:`rules_kb.build.analysis.analyze_numbers`); the others as French.
+NUMBER_FIELDS = ("number", "cites")
+#: Fields a snippet is taken from, in order of preference.
+SNIPPET_FIELDS = ("text", "examples", "title")
+#: A text up to this many characters is a snippet whole; a longer one is cut around its first match.
+SNIPPET_CHARS = 320
+
+
+# -- documents ------------------------------------------------------------------------
+
+
+class Stored(NamedTuple):
+    """The stored fields of an indexed record: ``kind`` (a :class:`RecordKind`
+    value), ``id`` (rule number, term, card name, section title, or ``"<card
+    or section>#<n>"`` for a ruling), ``key`` (its graph node id),
+    ``edition`` (``""`` for FAQ and course records), ``document`` and
+    ``line`` where it was read, ``title``, ``text``, ``examples``,
+    ``about`` (a ruling's card or section) and ``depth``."""
+
+    kind: str
+    id: str
+    key: str
+    edition: str
+    document: str
+    line: int
+    title: str
+    text: str
+    examples: str
+    about: str
+    depth: int
+
+    def get(self, field: str, default=None):
+        """A field by name (as a Whoosh hit answers ``hit.get(field)``)."""
+        return getattr(self, field, default)
+
+
+def index_records(corpus: Corpus) -> Iterator[dict]:
+    """The records of ``corpus`` as index documents, in corpus order: dicts
+    of the fields of :class:`Stored` (``about`` only for rulings), with
+    ``number`` (a rule's own number, and its printed one when misnumbered)
+    and ``cites`` (the rule numbers a glossary entry, ruling or course
+    section refers to), searched but not stored."""
+    for rule in corpus.rules:
+        numbers = rule.number if not rule.is_misnumbered else f"{rule.number} {rule.printed_number}"
+        yield dict(
+            kind=RecordKind.RULE.value, id=rule.number, key=rule_node(rule), edition=rule.edition,
+            document=rule.source.document, line=rule.source.line_start, number=numbers,
+            title=rule.title, text=rule.text, examples="\n\n".join(rule.examples), depth=int(rule.level),
+        )  # fmt: skip
+    for entry in corpus.glossary:
+        yield dict(
+            kind=RecordKind.GLOSSARY.value, id=entry.term, key=glossary_node(entry), edition=entry.edition,
+            document=entry.source.document, line=entry.source.line_start, number="", cites=" ".join(entry.cites),
+            title=" ".join(dict.fromkeys((entry.term, *entry.forms))), text=entry.text,
+            examples="\n\n".join(entry.examples), depth=0,
+        )  # fmt: skip
+    for card in corpus.cards:
+        pt = f" {card.power}/{card.toughness}" if card.power or card.toughness else ""
+        yield dict(
+            kind=RecordKind.CARD.value, id=card.name, key=card_node(card), edition="",
+            document=card.source.document, line=card.source.line_start, number="",
+            title=card.name, text=f"{card.mana_cost} {card.type_line}{pt} {card.rules_text}".strip(),
+            examples="\n\n".join(ruling.text for ruling in card.rulings), depth=0,
+        )  # fmt: skip
+    for node, ruling in zip(ruling_nodes(corpus.rulings), corpus.rulings):
+        yield dict(
+            kind=RecordKind.RULING.value, id=node.split(":", 2)[2], key=node, edition="",
+            document=ruling.source.document, line=ruling.source.line_start, number="", cites=" ".join(ruling.cites),
+            title="", about=ruling.card or ruling.section, text=ruling.text, examples="", depth=0,
+        )  # fmt: skip
+    for position, section in enumerate(corpus.faq_sections, start=1):
+        yield dict(
+            kind=RecordKind.FAQ_SECTION.value, id=section.title or f"section {position}",
+            key=f"{RecordKind.FAQ_SECTION.value}:{section.faq}:{position}", edition="",
+            document=section.source.document, line=section.source.line_start, number="",
+            title=section.title, text=section.text, examples="", depth=0,
+        )  # fmt: skip
+    for position, section in enumerate(corpus.course, start=1):
+        yield dict(
+            kind=RecordKind.COURSE.value, id=section.title, key=f"{RecordKind.COURSE.value}:{section.course}:{position}",
+            edition="", document=section.source.document, line=section.source.line_start, number="",
+            cites=" ".join(section.points_to), title=section.title, text=section.text, examples="",
+            depth=section.level,
+        )  # fmt: skip
+
+
+def schema():
+    """The Whoosh schema of the index (imports Whoosh)."""
+    from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+
+    from rules_kb.build.whoosh_analysis import ChainTokenizer
+
+    words, numbers = ChainTokenizer(analyze), ChainTokenizer(analyze_numbers)
+    return Schema(
+        kind=ID(stored=True),
+        id=ID(stored=True),
+        key=ID(stored=True, unique=True),
+        edition=ID(stored=True),
+        document=ID(stored=True),
+        line=STORED,
+        number=TEXT(analyzer=numbers, stored=False, field_boost=FIELD_BOOSTS["number"]),
+        cites=TEXT(analyzer=numbers, stored=False),
+        title=TEXT(analyzer=words, stored=True, field_boost=FIELD_BOOSTS["title"]),
+        text=TEXT(analyzer=words, stored=True),
+        examples=TEXT(analyzer=words, stored=True, field_boost=FIELD_BOOSTS["examples"]),
+        depth=NUMERIC(stored=True),
+        about=STORED,
+        order=STORED,
+    )
+
+
+def write_index(corpus: Corpus, index_dir: Path, progress: Progress = no_progress) -> None:
+    """Write the Whoosh index of ``corpus`` into the new folder ``index_dir``
+    (documents numbered in the order of :func:`index_records`)."""
+    from whoosh import index
+
+    index_dir.mkdir(parents=True)
+    ix = index.create_in(str(index_dir), schema())
+    writer = ix.writer()
+    total = sum(len(getattr(corpus, kind.field)) for kind in RecordKind)
+    for position, record in enumerate(index_records(corpus)):
+        if position % 100 == 0:
+            progress("Indexation", position, total)
+        writer.add_document(order=position, **record)
+    progress("Écriture de l'index", total, total)
+    writer.commit()
+
+
+# -- the tables -----------------------------------------------------------------------
+
+
+class IndexTables(NamedTuple):
+    """What a query of words reads, taken from the Whoosh index once built.
+
+    ``postings`` maps ``(field, term)`` to ``(docnums, scores)``: the
+    documents holding the term, in order, and the BM25F score Whoosh gives
+    each; ``stored`` the :class:`Stored` fields of every document, by
+    docnum; ``filters`` maps ``("edition", value)`` and ``("kind", value)``
+    to the documents having it.
+    """
+
+    postings: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]]
+    stored: tuple[Stored, ...]
+    filters: dict[tuple[str, str], tuple[int, ...]]
+
+
+def read_tables(index_dir: Path) -> IndexTables:
+    """The :class:`IndexTables` of the Whoosh index in ``index_dir``.
+
+    A posting's score is Whoosh's own: its BM25F scorer's formula
+    (:func:`whoosh.scoring.bm25`) on the statistics the scorer reads (the
+    term's idf, the field's average length, the posting's weight, the
+    document's field length as Whoosh stores it).
+    """
+    from whoosh import index
+    from whoosh.scoring import BM25F
+
+    ix = index.open_dir(str(index_dir))
+    postings: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
+    filters: dict[tuple[str, str], tuple[int, ...]] = {}
+    with ix.searcher(weighting=BM25F()) as searcher:
+        reader = searcher.reader()
+        weighting = searcher.weighting
+        for field in FIELDS:
+            lengths: dict[int, float] = {}
+            for term in reader.lexicon(field):
+                scorer = weighting.scorer(searcher, field, term)
+                matcher = reader.postings(field, term)
+                docs, weights = [], []
+                while matcher.is_active():
+                    docs.append(matcher.id())
+                    weights.append(matcher.weight())
+                    matcher.next()
+                scores = []
+                for doc, weight in zip(docs, weights):
+                    length = lengths.get(doc)
+                    if length is None:
+                        length = lengths[doc] = scorer.dfl(doc)
+                    scores.append(scorer._score(weight, length))
+                postings[(field, term.decode("utf-8"))] = (tuple(docs), tuple(scores))
+        for field in ("edition", "kind"):
+            for term in reader.lexicon(field):
+                filters[(field, term.decode("utf-8"))] = tuple(reader.postings(field, term).all_ids())
+        stored = tuple(
+            Stored(
+                fields.get("kind", ""), fields.get("id", ""), fields.get("key", ""), fields.get("edition", ""),
+                fields.get("document", ""), fields.get("line", 0), fields.get("title") or "",
+                fields.get("text") or "", fields.get("examples") or "", fields.get("about") or "",
+                fields.get("depth", 0),
+            )  # fmt: skip
+            for fields in reader.all_stored_fields()
+        )
+    return IndexTables(postings, stored, filters)
+
+
+_SCHEMA = """
+CREATE TABLE postings (field TEXT NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (field, term)) WITHOUT ROWID;
+CREATE TABLE indexed (docnum INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE index_filters (field TEXT NOT NULL, value TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (field, value)) WITHOUT ROWID;
+"""
+
+
+def write_tables(connection: sqlite3.Connection, tables: IndexTables) -> None:
+    """Write ``tables`` into the cache database (:mod:`rules_kb.build.store`):
+    ``postings(field, term, data)`` (the docnums and scores, marshal),
+    ``indexed(docnum, data)`` (the stored fields) and ``index_filters(field, value, data)``."""
+    dumps = marshal.dumps
+    connection.executescript(_SCHEMA)
+    connection.executemany(
+        "INSERT INTO postings VALUES (?, ?, ?)", ((field, term, dumps(found)) for (field, term), found in tables.postings.items())
+    )
+    connection.executemany("INSERT INTO indexed VALUES (?, ?)", ((docnum, dumps(tuple(stored))) for docnum, stored in enumerate(tables.stored)))
+    connection.executemany(
+        "INSERT INTO index_filters VALUES (?, ?, ?)", ((field, value, dumps(docs)) for (field, value), docs in tables.filters.items())
+    )
+
+
+# -- queries of words -----------------------------------------------------------------
+
+
+class Term(NamedTuple):
+    """A term of one field, its score multiplied by ``boost``; written as Whoosh writes it (``title:blessur^0.5``)."""
+
+    field: str
+    text: str
+    boost: float = 1.0
+
+    def __str__(self) -> str:
+        return f"{self.field}:{self.text}" + (f"^{self.boost}" if self.boost != 1 else "")
+
+
+class Group(NamedTuple):
+    """Queries joined by AND (``required``: every one must match) or OR; a
+    document scores the sum of those that match. Written as Whoosh writes
+    ``And`` and ``Or`` (``(a OR b)``)."""
+
+    required: bool
+    queries: tuple
+
+    def __str__(self) -> str:
+        return "(" + (" AND " if self.required else " OR ").join(map(str, self.queries)) + ")"
+
+
+#: A query of words: a :class:`Term` or a :class:`Group`.
+Query = Term | Group
+
+#: What Whoosh's query parser reads as its query language (quotes, fields,
+#: groups, ranges, boosts, operators); such a query goes to Whoosh.
+_SYNTAX_RE = re.compile(r"""["():\[\]{}^]|(?:^|(?<=\W))'|(?:^|(?<=[\s()]))(?:AND|OR|NOT|ANDNOT|ANDMAYBE|REQUIRE)(?=\s)""")
+_SPACES_RE = re.compile(r"\s+")
+
+
+def uses_syntax(text: str) -> bool:
+    """Whether ``text`` uses Whoosh's query language rather than plain words."""
+    return _SYNTAX_RE.search(text) is not None
+
+
+def _normalised(required: bool, queries: Iterable) -> Query | None:
+    """A group as Whoosh normalises it: nested groups of its kind merged,
+    duplicates and empty queries removed, a single query unwrapped."""
+    flat: list = []
+    for query in queries:
+        if query is None:
+            continue
+        if isinstance(query, Group) and query.required is required:
+            flat.extend(query.queries)
+        else:
+            flat.append(query)
+    unique = list(dict.fromkeys(flat))
+    if not unique:
+        return None
+    return unique[0] if len(unique) == 1 else Group(required, tuple(unique))
+
+
+def _field_query(field: str, word: str) -> Query | None:
+    chain = analyze_numbers(word) if field in NUMBER_FIELDS else analyze(word)
+    texts = [token.term for token in chain]
+    if not texts:
+        return None
+    if len(texts) == 1:
+        return Term(field, texts[0])
+    return _normalised(True, (Term(field, text) for text in texts))
+
+
+def word_query(text: str) -> Query | None:
+    """The query Whoosh's parser makes of ``text`` when it holds plain words
+    (see :func:`uses_syntax`): every word required, each searched in every
+    field of :data:`FIELDS` through that field's analysis; None when no
+    word is left (stop words only)."""
+    words = (
+        _normalised(False, (_field_query(field, word) for field in FIELDS))
+        for word in _SPACES_RE.split(text)
+        if word
+    )
+    return _normalised(True, words)
+
+
+def terms_of(query: Query | None) -> frozenset[str]:
+    """The term texts of ``query`` (every field), for highlighting."""
+    if query is None:
+        return frozenset()
+    if isinstance(query, Term):
+        return frozenset((query.text,))
+    return frozenset(text for sub in query.queries for text in terms_of(sub))
+
+
+class IndexHit(NamedTuple):
+    """A document found: ``docnum``, BM25F ``score``, its :class:`Stored`
+    fields and the term texts of the query it ``matched``."""
+
+    docnum: int
+    score: float
+    stored: Stored
+    matched: frozenset[str]
+
+
+class SearchIndex:
+    """The search index of a cache: the tables in its database (``store``),
+    read as queries need them, and the Whoosh index in ``cache_dir`` for
+    queries in Whoosh's query language."""
+
+    def __init__(self, store: Store, cache_dir: Path) -> None:
+        connection = store.connection
+        self.index_dir = Path(cache_dir) / INDEX_DIR
+
+        def postings(key: tuple[str, str]):
+            row = connection.execute("SELECT data FROM postings WHERE field = ? AND term = ?", key).fetchone()
+            return marshal.loads(row[0]) if row else ((), ())
+
+        def stored(docnum: int):
+            row = connection.execute("SELECT data FROM indexed WHERE docnum = ?", (docnum,)).fetchone()
+            return Stored(*marshal.loads(row[0])) if row else None
+
+        def filtered(key: tuple[str, str]):
+            row = connection.execute("SELECT data FROM index_filters WHERE field = ? AND value = ?", key).fetchone()
+            return frozenset(marshal.loads(row[0])) if row else frozenset()
+
+        self._postings = Lookup(postings)
+        self._stored = Lookup(stored)
+        self._filters = Lookup(filtered)
+        self._connection = connection
+        self._doc_count: int | None = None
+
+    @property
+    def doc_count(self) -> int:
+        """The number of documents."""
+        if self._doc_count is None:
+            self._doc_count = self._connection.execute("SELECT count(*) FROM indexed").fetchone()[0]
+        return self._doc_count
+
+    def postings(self, field: str, term: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """The documents holding ``term`` in ``field`` and their BM25F scores."""
+        return self._postings[(field, term)]
+
+    def doc_frequency(self, field: str, term: str) -> int:
+        """How many documents hold ``term`` in ``field``."""
+        return len(self.postings(field, term)[0])
+
+    def holds(self, field: str, term: str) -> bool:
+        """Whether some document holds ``term`` in ``field``."""
+        return bool(self.postings(field, term)[0])
+
+    def stored(self, docnum: int) -> Stored:
+        """The stored fields of a document."""
+        return self._stored[docnum]
+
+    def allowed(self, edition: str | None, kinds: Iterable[str] = ()) -> frozenset[int] | None:
+        """The documents of ``edition`` (if given) and of one of ``kinds``
+        (:class:`RecordKind` values, if any); None when nothing is filtered."""
+        kinds = tuple(kinds)
+        found = None
+        if edition:
+            found = self._filters[("edition", edition)]
+        if kinds:
+            of_kinds = frozenset().union(*(self._filters[("kind", kind)] for kind in kinds))
+            found = of_kinds if found is None else found & of_kinds
+        return found
+
+    def _evaluate(self, query: Query) -> dict[int, tuple[float, frozenset[str]]]:
+        """docnum → (score, matched term texts) of the documents matching ``query``."""
+        if isinstance(query, Term):
+            docs, scores = self.postings(query.field, query.text)
+            matched = frozenset((query.text,))
+            if query.boost != 1:
+                return {doc: (score * query.boost, matched) for doc, score in zip(docs, scores)}
+            return {doc: (score, matched) for doc, score in zip(docs, scores)}
+        parts = [self._evaluate(sub) for sub in query.queries]
+        if query.required:
+            common = set(parts[0]).intersection(*parts[1:]) if parts else set()
+            docs = sorted(common)
+        else:
+            docs = sorted(set().union(*parts))
+        found = {}
+        for doc in docs:
+            score = 0.0
+            matched: frozenset[str] = frozenset()
+            for part in parts:
+                value = part.get(doc)
+                if value is not None:
+                    score += value[0]
+                    matched |= value[1]
+            found[doc] = (score, matched)
+        return found
+
+    def run(self, query: Query | None, limit: int, allowed: frozenset[int] | None = None) -> list[IndexHit]:
+        """The ``limit`` best documents for ``query`` (of ``allowed`` ones if
+        given), best first (equal scores in document order)."""
+        if query is None:
+            return []
+        found = self._evaluate(query)
+        ranked = sorted(
+            ((score, doc, matched) for doc, (score, matched) in found.items() if allowed is None or doc in allowed),
+            key=lambda item: (-item[0], item[1]),
+        )[:limit]
+        return [IndexHit(doc, score, self.stored(doc), matched) for score, doc, matched in ranked]
+
+    def search_text(
+        self, text: str, limit: int, edition: str | None = None, kinds: tuple[str, ...] = ()
+    ) -> tuple[list[IndexHit], frozenset[str], str]:
+        """Search ``text`` as typed in a search box: ``(hits, terms, parsed)``
+        — the ``limit`` best hits (of ``edition`` and ``kinds`` if given), the
+        term texts searched and the query that ran as Whoosh writes it.
+        Plain words are answered from the tables, Whoosh's query language by
+        Whoosh. Raises :class:`QueryError` when no significant word is left."""
+        if uses_syntax(text):
+            return self._whoosh_search(text, limit, edition, kinds)
+        query = word_query(text)
+        if query is None:
+            raise _no_words(text)
+        return self.run(query, limit, self.allowed(edition, kinds)), terms_of(query), str(query)
+
+    def _whoosh_search(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
+        from whoosh import index
+        from whoosh.qparser import MultifieldParser, WildcardPlugin
+        from whoosh.query import And, Or
+        from whoosh.query import Term as WhooshTerm
+
+        ix = index.open_dir(str(self.index_dir))
+        parser = MultifieldParser(list(FIELDS), ix.schema)
+        parser.remove_plugin_class(WildcardPlugin)
+        parsed = parser.parse(text)
+        terms = frozenset(
+            term.decode("utf-8") if isinstance(term, bytes) else str(term) for _field, term in parsed.iter_all_terms()
+        )
+        if not terms:
+            raise _no_words(text)
+        parts = [WhooshTerm("edition", edition)] if edition else []
+        if kinds:
+            parts.append(Or([WhooshTerm("kind", kind) for kind in kinds]))
+        wanted = (parts[0] if len(parts) == 1 else And(parts)) if parts else None
+        with ix.searcher() as searcher:
+            results = searcher.search(parsed, limit=limit, filter=wanted)
+            hits = [IndexHit(hit.docnum, hit.score, self.stored(hit.docnum), frozenset()) for hit in results]
+        return hits, terms, str(parsed)
+
+
+def _no_words(text: str) -> QueryError:
+    return QueryError(
+        f"La recherche « {text} » ne contient aucun mot significatif "
+        "(les mots comme « le », « de », « est » sont ignorés). Ajoutez des mots de la règle."
+    )
+
+
+def read_index(store: Store, cache_dir: Path) -> SearchIndex:
+    """The :class:`SearchIndex` of a cache (its database ``store``, its folder ``cache_dir``)."""
+    return SearchIndex(store, cache_dir)
+
+
+# -- snippets -------------------------------------------------------------------------
+
+
+def snippet(stored, terms: frozenset[str], width: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """An excerpt of the first field of ``stored`` (:data:`SNIPPET_FIELDS`;
+    anything with ``get(field)``) holding one of ``terms``, and the ``[start,
+    end)`` ranges of the matched words in it.
+
+    A text up to ``width`` characters is given whole; a longer one is cut
+    at word boundaries around its first match, with "…" where it was cut.
+    """
+    for field in SNIPPET_FIELDS:
+        text = stored.get(field) or ""
+        spans = [(token.start, token.end) for token in analyze(text) if token.term in terms]
+        if spans:
+            break
+    else:
+        text = stored.get("text") or stored.get("title") or ""
+        spans = []
+    if len(text) <= width:
+        return text, tuple(spans)
+    first = spans[0][0] if spans else 0
+    start = max(0, first - width // 3)
+    if start:
+        start = text.find(" ", start) + 1 or start
+    end = min(len(text), start + width)
+    if end < len(text):
+        end = text.rfind(" ", start, end) if " " in text[start:end] else end
+    prefix = "…" if start else ""
+    suffix = "…" if end < len(text) else ""
+    excerpt = prefix + text[start:end].strip() + suffix
+    shift = len(prefix) - start
+    inside = tuple((a + shift, b + shift) for a, b in spans if a >= start and b <= end)
+    return excerpt, inside
