@@ -11,20 +11,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_kb.build.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
-from rules_kb.build.index import FIELDS, INDEX_DIR, Group, Term, read_index, read_tables, uses_syntax, word_query
+from rules_kb.build.index import FIELDS, Group, Term, read_index, uses_syntax, word_query
 from rules_kb.core.text import strip_accents
 
 
 @pytest.fixture(scope="module")
-def whoosh_index(kb):
-    from whoosh import index
-
-    return index.open_dir(str(kb.cache_dir / INDEX_DIR))
+def search_index(kb):
+    return read_index(kb.store, kb.cache_dir)
 
 
 @pytest.fixture(scope="module")
-def tables(kb):
-    return read_tables(kb.cache_dir / INDEX_DIR)
+def whoosh_index(search_index):
+    """The Whoosh index written from the same documents (the first query in Whoosh's language writes it)."""
+    return search_index.whoosh()
 
 
 def _reference_chain(numbers: bool = False):
@@ -85,10 +84,11 @@ def test_the_analysis_is_whooshs_chain_on_the_corpus(kb):
             assert mine == _whoosh_tokens(chain, rule.text, removestops), rule.number
 
 
-def test_tables_hold_whooshs_own_scores(whoosh_index, tables):
-    """Every posting of every term, scored by Whoosh's BM25F scorer during a query."""
+def test_tables_hold_whooshs_own_scores(kb, whoosh_index, search_index):
+    """Every posting of every term, scored by Whoosh's BM25F scorer during a query: the same floats."""
     with whoosh_index.searcher() as searcher:
         reader = searcher.reader()
+        count = 0
         for field in FIELDS:
             for term in reader.lexicon(field):
                 matcher = searcher.postings(field, term)
@@ -97,7 +97,21 @@ def test_tables_hold_whooshs_own_scores(whoosh_index, tables):
                     docs.append(matcher.id())
                     scores.append(matcher.score())
                     matcher.next()
-                assert tables.postings[(field, term.decode("utf-8"))] == (tuple(docs), tuple(scores))
+                assert search_index.postings(field, term.decode("utf-8")) == (tuple(docs), tuple(scores))
+                count += 1
+        assert kb.store.connection.execute("SELECT count(*) FROM postings").fetchone()[0] == count
+        assert search_index.doc_count == reader.doc_count_all()
+        for docnum, fields in enumerate(reader.all_stored_fields()):
+            stored = search_index.stored(docnum)
+            assert all(stored.get(name) == value for name, value in fields.items() if name != "order")
+
+
+def test_the_whoosh_index_is_written_once_and_whole(kb, search_index):
+    """Written on first need into the cache folder, then opened from there by another reader."""
+    assert (kb.cache_dir / "index").is_dir()
+    assert not [path for path in kb.cache_dir.iterdir() if path.name.startswith(".index-")]
+    other = read_index(kb.store, kb.cache_dir)
+    assert other.whoosh().doc_count_all() == search_index.doc_count
 
 
 _WORDS = (

@@ -1,9 +1,10 @@
 """Building the cache of a parsed corpus: the steps, in order.
 
 The cache of one corpus is a folder ``<cache root>/<fingerprint>/`` holding
-``index/`` (the Whoosh index) and ``rules-kb.sqlite`` (the records, the rule
-graph, the concept table of ``ask`` and the search tables:
-:mod:`rules_kb.build.store`). It is built in a private temporary folder
+``rules-kb.sqlite`` (the records, the rule graph, the concept table of
+``ask`` and the search tables: :mod:`rules_kb.build.store`), and later
+``index/``, the Whoosh index written the first time a query in Whoosh's
+query language needs it (:meth:`rules_kb.build.index.SearchIndex.whoosh`). It is built in a private temporary folder
 beside it and moved into place at the end, so a cache folder is always
 complete; when another process published the same fingerprint meanwhile,
 its folder is kept (unless the caller asks to replace it).
@@ -25,7 +26,7 @@ from rules_kb.build import concepts, index
 from rules_kb.build.concepts import ConceptTable, build_table
 from rules_kb.build.glossary import entry_keys
 from rules_kb.build.graph import Graph
-from rules_kb.build.index import INDEX_DIR, IndexTables, read_tables, write_index
+from rules_kb.build.index import IndexTables, compute_tables
 from rules_kb.build.linking import build_graph
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
@@ -54,10 +55,10 @@ class Build:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-def write_search_index(build: Build) -> None:
-    """The Whoosh index, then the tables a query reads (:mod:`rules_kb.build.index`)."""
-    write_index(build.corpus, build.folder / INDEX_DIR, build.progress)
-    build.tables = read_tables(build.folder / INDEX_DIR)
+def index_documents(build: Build) -> None:
+    """The tables of the search index (:mod:`rules_kb.build.index`)."""
+    build.progress("Indexation", 0, 1)
+    build.tables = compute_tables(build.corpus)
 
 
 def link_records(build: Build) -> None:
@@ -92,7 +93,7 @@ def write_store(build: Build) -> None:
 
 
 #: The build steps, in order.
-STEPS: tuple[Callable[[Build], None], ...] = (write_search_index, link_records, read_concepts, write_store)
+STEPS: tuple[Callable[[Build], None], ...] = (index_documents, link_records, read_concepts, write_store)
 
 
 def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, replace: bool = False) -> Path:

@@ -1,29 +1,35 @@
-"""The full-text index: its schema, writing it, its tables, querying it, snippets.
+"""The full-text index: its schema, its tables, querying it, snippets.
 
-The index is written with Whoosh (:func:`write_index`, into the cache
-folder's ``index/``), one document per record (:func:`index_records`),
-searched in the fields :data:`FIELDS` with BM25F (``number`` ×8, ``title``
-×3, ``examples`` ×0.6, at indexing). Whoosh's query language (quoted
+One document per record (:func:`index_records`), searched in the fields
+:data:`FIELDS` with BM25F as Whoosh scores it (``number`` ×8, ``title``
+×3, ``examples`` ×0.6).
+
+Most queries are plain words, and importing Whoosh's search machinery
+costs more than a lookup's whole budget; writing a Whoosh index costs most
+of a build. So the build computes, for every term of every field, its
+postings with the score Whoosh's BM25F scorer would give each
+(:func:`compute_tables`, from the statistics Whoosh's writer keeps) and
+stores them in the cache database with every document
+(:func:`write_tables`). A query of words (:func:`word_query`: the query
+Whoosh's parser makes of it) is answered from those tables
+(:meth:`SearchIndex.run`). A query in Whoosh's query language (quoted
 phrases, ``field:`` prefixes, ``AND``/``OR``/``NOT``, boosts, ranges) is
-answered by Whoosh itself.
-
-Most queries are plain words, though, and importing Whoosh's search
-machinery costs more than a lookup's whole budget. So, when the cache is
-built, every posting of every term is read back with the score Whoosh's
-BM25F scorer gives it (:func:`read_tables`; the scores depend only on the
-term, the document and the index's statistics) and stored in the cache
-database with the stored fields of every document (:func:`write_tables`).
-A query of words (:func:`word_query`, the query Whoosh's parser makes of
-it) is then answered from those tables (:meth:`SearchIndex.run`): the same
-hits with the same scores as Whoosh's (``tests/test_search_index.py``
-checks both against Whoosh).
+answered by Whoosh itself, on an index written from the same documents the
+first time one is asked (:meth:`SearchIndex.whoosh`).
+``tests/test_search_index.py`` checks the analysis, every posting's score
+and the hits of word queries against Whoosh.
 """
 
 from __future__ import annotations
 
 import marshal
+import math
+import os
 import re
+import shutil
 import sqlite3
+import tempfile
+from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -151,88 +157,107 @@ def schema():
     )
 
 
-def write_index(corpus: Corpus, index_dir: Path, progress: Progress = no_progress) -> None:
-    """Write the Whoosh index of ``corpus`` into the new folder ``index_dir``
-    (documents numbered in the order of :func:`index_records`)."""
+#: The fields of an index document, in the order they are stored: :class:`Stored`'s, then the searched-only ones.
+DOCUMENT_FIELDS = (*Stored._fields, "number", "cites")
+
+
+def write_whoosh(documents: Iterable[tuple], index_dir: Path, progress: Progress = no_progress) -> None:
+    """Write the Whoosh index of ``documents`` (tuples of
+    :data:`DOCUMENT_FIELDS`, numbered in order) into the new folder ``index_dir``."""
     from whoosh import index
 
+    documents = list(documents)
     index_dir.mkdir(parents=True)
     ix = index.create_in(str(index_dir), schema())
     writer = ix.writer()
-    total = sum(len(getattr(corpus, kind.field)) for kind in RecordKind)
-    for position, record in enumerate(index_records(corpus)):
+    for position, document in enumerate(documents):
         if position % 100 == 0:
-            progress("Indexation", position, total)
-        writer.add_document(order=position, **record)
-    progress("Écriture de l'index", total, total)
+            progress("Indexation", position, len(documents))
+        writer.add_document(order=position, **dict(zip(DOCUMENT_FIELDS, document)))
+    progress("Écriture de l'index", len(documents), len(documents))
     writer.commit()
 
 
 # -- the tables -----------------------------------------------------------------------
 
+#: BM25F's parameters, Whoosh's defaults (:class:`whoosh.scoring.BM25F`).
+BM25_B = 0.75
+BM25_K1 = 1.2
+
 
 class IndexTables(NamedTuple):
-    """What a query of words reads, taken from the Whoosh index once built.
+    """What a query of words reads.
 
     ``postings`` maps ``(field, term)`` to ``(docnums, scores)``: the
     documents holding the term, in order, and the BM25F score Whoosh gives
-    each; ``stored`` the :class:`Stored` fields of every document, by
-    docnum; ``filters`` maps ``("edition", value)`` and ``("kind", value)``
-    to the documents having it.
+    each; ``documents`` the fields of every document by docnum (tuples of
+    :data:`DOCUMENT_FIELDS`); ``filters`` maps ``("edition", value)`` and
+    ``("kind", value)`` to the documents having it.
     """
 
     postings: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]]
-    stored: tuple[Stored, ...]
+    documents: tuple[tuple, ...]
     filters: dict[tuple[str, str], tuple[int, ...]]
 
 
-def read_tables(index_dir: Path) -> IndexTables:
-    """The :class:`IndexTables` of the Whoosh index in ``index_dir``.
+def bm25(idf: float, weight: float, length: float, average: float) -> float:
+    """Whoosh's BM25 of one posting (:func:`whoosh.scoring.bm25`, the same
+    operations in the same order, so the same float)."""
+    return idf * ((weight * (BM25_K1 + 1)) / (weight + BM25_K1 * ((1 - BM25_B) + BM25_B * length / average)))
 
-    A posting's score is Whoosh's own: its BM25F scorer's formula
-    (:func:`whoosh.scoring.bm25`) on the statistics the scorer reads (the
-    term's idf, the field's average length, the posting's weight, the
-    document's field length as Whoosh stores it).
+
+def compute_tables(corpus: Corpus) -> IndexTables:
+    """The :class:`IndexTables` of ``corpus``: its documents
+    (:func:`index_records`) analysed field by field as Whoosh indexes them,
+    each posting scored as Whoosh's BM25F scorer scores it.
+
+    Whoosh's statistics, as its writer keeps them: a term's weight in a
+    document is its count times the field's boost, as a 32-bit float; a field's length in a
+    document is its count of terms, stored as one byte
+    (:func:`whoosh.util.numeric.length_to_byte`) and read back rounded
+    (``byte_to_length``); the average length is the field's total length
+    over the number of documents; the idf is ``log(N / (df + 1)) + 1``.
+    ``tests/test_search_index.py`` checks every posting against Whoosh's own scorer.
     """
-    from whoosh import index
-    from whoosh.scoring import BM25F
+    from whoosh.util.numeric import byte_to_length, length_to_byte
 
-    ix = index.open_dir(str(index_dir))
+    documents = tuple(tuple(record.get(field, "") for field in DOCUMENT_FIELDS) for record in index_records(corpus))
+    positions = {field: DOCUMENT_FIELDS.index(field) for field in FIELDS}
     postings: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
-    filters: dict[tuple[str, str], tuple[int, ...]] = {}
-    with ix.searcher(weighting=BM25F()) as searcher:
-        reader = searcher.reader()
-        weighting = searcher.weighting
-        for field in FIELDS:
-            lengths: dict[int, float] = {}
-            for term in reader.lexicon(field):
-                scorer = weighting.scorer(searcher, field, term)
-                matcher = reader.postings(field, term)
-                docs, weights = [], []
-                while matcher.is_active():
-                    docs.append(matcher.id())
-                    weights.append(matcher.weight())
-                    matcher.next()
-                scores = []
-                for doc, weight in zip(docs, weights):
-                    length = lengths.get(doc)
-                    if length is None:
-                        length = lengths[doc] = scorer.dfl(doc)
-                    scores.append(scorer._score(weight, length))
-                postings[(field, term.decode("utf-8"))] = (tuple(docs), tuple(scores))
+    count = len(documents)
+    for field in FIELDS:
+        chain = analyze_numbers if field in NUMBER_FIELDS else analyze
+        boost = FIELD_BOOSTS.get(field, 1.0)
+        found: dict[str, tuple[list[int], list[float]]] = {}
+        lengths: dict[int, int] = {}
+        total = 0
+        for docnum, document in enumerate(documents):
+            frequencies: dict[str, int] = {}
+            for token in chain(document[positions[field]]):
+                frequencies[token.term] = frequencies.get(token.term, 0) + 1
+            length = sum(frequencies.values())
+            if not length:
+                continue
+            lengths[docnum] = byte_to_length(length_to_byte(length))
+            total += length
+            for term, frequency in frequencies.items():
+                docs, weights = found.setdefault(term, ([], []))
+                docs.append(docnum)
+                weights.append(frequency * boost)
+        for docs, weights in found.values():
+            weights[:] = array("f", weights)  # Whoosh's postings writer keeps weights as 32-bit floats
+        average = (total / (count or 1)) or 1
+        for term, (docs, weights) in found.items():
+            idf = math.log(count / (len(docs) + 1)) + 1
+            scores = tuple(bm25(idf, weight, lengths[doc], average) for doc, weight in zip(docs, weights))
+            postings[(field, term)] = (tuple(docs), scores)
+    filters: dict[tuple[str, str], list[int]] = {}
+    for docnum, document in enumerate(documents):
         for field in ("edition", "kind"):
-            for term in reader.lexicon(field):
-                filters[(field, term.decode("utf-8"))] = tuple(reader.postings(field, term).all_ids())
-        stored = tuple(
-            Stored(
-                fields.get("kind", ""), fields.get("id", ""), fields.get("key", ""), fields.get("edition", ""),
-                fields.get("document", ""), fields.get("line", 0), fields.get("title") or "",
-                fields.get("text") or "", fields.get("examples") or "", fields.get("about") or "",
-                fields.get("depth", 0),
-            )  # fmt: skip
-            for fields in reader.all_stored_fields()
-        )
-    return IndexTables(postings, stored, filters)
+            value = document[DOCUMENT_FIELDS.index(field)]
+            if value:
+                filters.setdefault((field, value), []).append(docnum)
+    return IndexTables(postings, documents, {key: tuple(docs) for key, docs in filters.items()})
 
 
 _SCHEMA = """
@@ -245,15 +270,20 @@ CREATE TABLE index_filters (field TEXT NOT NULL, value TEXT NOT NULL, data BLOB 
 def write_tables(connection: sqlite3.Connection, tables: IndexTables) -> None:
     """Write ``tables`` into the cache database (:mod:`rules_kb.build.store`):
     ``postings(field, term, data)`` (the docnums and scores, marshal),
-    ``indexed(docnum, data)`` (the stored fields) and ``index_filters(field, value, data)``."""
+    ``indexed(docnum, data)`` (the fields of each document) and
+    ``index_filters(field, value, data)``."""
     dumps = marshal.dumps
     connection.executescript(_SCHEMA)
     connection.executemany(
-        "INSERT INTO postings VALUES (?, ?, ?)", ((field, term, dumps(found)) for (field, term), found in tables.postings.items())
+        "INSERT INTO postings VALUES (?, ?, ?)",
+        ((field, term, dumps(found)) for (field, term), found in tables.postings.items()),
     )
-    connection.executemany("INSERT INTO indexed VALUES (?, ?)", ((docnum, dumps(tuple(stored))) for docnum, stored in enumerate(tables.stored)))
     connection.executemany(
-        "INSERT INTO index_filters VALUES (?, ?, ?)", ((field, value, dumps(docs)) for (field, value), docs in tables.filters.items())
+        "INSERT INTO indexed VALUES (?, ?)", ((docnum, dumps(document)) for docnum, document in enumerate(tables.documents))
+    )
+    connection.executemany(
+        "INSERT INTO index_filters VALUES (?, ?, ?)",
+        ((field, value, dumps(docs)) for (field, value), docs in tables.filters.items()),
     )
 
 
@@ -371,7 +401,7 @@ class SearchIndex:
 
         def stored(docnum: int):
             row = connection.execute("SELECT data FROM indexed WHERE docnum = ?", (docnum,)).fetchone()
-            return Stored(*marshal.loads(row[0])) if row else None
+            return Stored(*marshal.loads(row[0])[: len(Stored._fields)]) if row else None
 
         def filtered(key: tuple[str, str]):
             row = connection.execute("SELECT data FROM index_filters WHERE field = ? AND value = ?", key).fetchone()
@@ -382,6 +412,7 @@ class SearchIndex:
         self._filters = Lookup(filtered)
         self._connection = connection
         self._doc_count: int | None = None
+        self._whoosh = None
 
     @property
     def doc_count(self) -> int:
@@ -471,13 +502,47 @@ class SearchIndex:
             raise _no_words(text)
         return self.run(query, limit, self.allowed(edition, kinds)), terms_of(query), str(query)
 
+    def documents(self) -> Iterator[tuple]:
+        """Every document's fields (tuples of :data:`DOCUMENT_FIELDS`), in docnum order."""
+        for (data,) in self._connection.execute("SELECT data FROM indexed ORDER BY docnum"):
+            yield marshal.loads(data)
+
+    def whoosh(self):
+        """The Whoosh index (:class:`whoosh.index.Index`), written from the
+        tables the first time it is asked for (a query in Whoosh's query
+        language), into the cache folder: written aside, then moved into
+        place whole, so that two processes never see half an index. When
+        the cache folder is read-only it is written in a temporary folder
+        for this process. Raises :class:`OSError` when neither can be written."""
+        from whoosh import index
+
+        if self._whoosh is None:
+            folder = self.index_dir
+            if not folder.is_dir():
+                try:
+                    staging = Path(tempfile.mkdtemp(prefix=".index-", dir=folder.parent))
+                except OSError:
+                    folder = Path(tempfile.mkdtemp(prefix="rules-kb-index-")) / INDEX_DIR
+                    write_whoosh(self.documents(), folder)
+                else:
+                    try:
+                        write_whoosh(self.documents(), staging / INDEX_DIR)
+                        os.rename(staging / INDEX_DIR, folder)
+                    except OSError:
+                        if not folder.is_dir():
+                            raise
+                    finally:
+                        shutil.rmtree(staging, ignore_errors=True)
+            self._whoosh = index.open_dir(str(folder))
+        return self._whoosh
+
     def _whoosh_search(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
         from whoosh import index
         from whoosh.qparser import MultifieldParser, WildcardPlugin
         from whoosh.query import And, Or
         from whoosh.query import Term as WhooshTerm
 
-        ix = index.open_dir(str(self.index_dir))
+        ix = self.whoosh()
         parser = MultifieldParser(list(FIELDS), ix.schema)
         parser.remove_plugin_class(WildcardPlugin)
         parsed = parser.parse(text)
