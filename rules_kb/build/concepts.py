@@ -254,6 +254,7 @@ class _TableBuilder:
 
     def __init__(self) -> None:
         self.phrases: dict[str, list[Phrase]] = {}
+        self._added: set[tuple[Key, Target]] = set()
         self.stems: set[str] = set()
         self.surfaces: dict[str, str] = {}
         self.closeness: dict[str, dict[str, float]] = {}
@@ -264,10 +265,10 @@ class _TableBuilder:
         words = tuple((token.stem, token.stop) for token in tokens)
         if not words or all(stop for _, stop in words):
             return False
-        bucket = self.phrases.setdefault(words[0][0], [])
-        if any(known == words and same == target for known, same, _ in bucket):
+        if (words, target) in self._added:
             return True
-        bucket.append((words, target, via))
+        self._added.add((words, target))
+        self.phrases.setdefault(words[0][0], []).append((words, target, via))
         for token in tokens:
             if not token.stop:
                 self.stems.add(token.stem)
@@ -280,14 +281,21 @@ class _TableBuilder:
         return ConceptTable(self.phrases, self.stems, lambda: surfaces, self.closeness)
 
 
-def closeness(definition: str, rules: list[Rule]) -> list[float]:
+def closeness(definition: str, rules: list[Rule], vectors: dict[str, Counter] | None = None) -> list[float]:
     """How close each rule's text is to a glossary ``definition``, in [0, 1]:
-    the cosine of their word stems. All 1.0 without a definition."""
+    the cosine of their word stems. All 1.0 without a definition.
+    ``vectors`` keeps the stems of the texts already read (text → counts), across calls."""
     if not definition or not rules:
         return [1.0] * len(rules)
+    vectors = {} if vectors is None else vectors
 
     def vector(text: str) -> Counter:
-        return Counter(token.term for token in analyze(text) if not any(char.isdigit() for char in token.term))
+        found = vectors.get(text)
+        if found is None:
+            found = vectors[text] = Counter(
+                token.term for token in analyze(text) if not any(char.isdigit() for char in token.term)
+            )
+        return found
 
     wanted = vector(definition)
     norm = math.sqrt(sum(v * v for v in wanted.values())) or 1.0
@@ -381,6 +389,7 @@ def build_table(corpus: Corpus, lexicon: Iterable[LexiconEntry] | None = None) -
     is one of them — else an expression of the texts."""
     sources = ConceptSources(corpus)
     builder = _TableBuilder()
+    vectors: dict[str, Counter] = {}
     for entry in corpus.glossary:
         subs = [
             sub
@@ -390,7 +399,7 @@ def build_table(corpus: Corpus, lexicon: Iterable[LexiconEntry] | None = None) -
         ]
         if subs:
             builder.closeness[glossary_node(entry)] = dict(
-                zip((rule_node(sub) for sub in subs), closeness(entry.text, subs))
+                zip((rule_node(sub) for sub in subs), closeness(entry.text, subs, vectors))
             )
         target = sources.glossary_target(entry)
         for form in dict.fromkeys((entry.term, *entry.forms)):

@@ -23,6 +23,7 @@ Words are compared through the index's analysis
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from indexer import read_document
 from rules_kb.build.analysis import analyze
 from rules_kb.build.graph import Edge, Graph, Relation
-from rules_kb.build.similarity import matched_pairs
+from rules_kb.build.similarity import matched_editions
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.model import (
     Corpus,
@@ -70,6 +71,7 @@ COMMON_TERM_SHARE = 0.025
 _STOP = frozenset({"a", "le", "la", "les", "de", "des", "du", "un", "une", "et", "ou", "en", "est", "qui", "que", "il", "elle"})
 _WORD_RE = re.compile(r"\w+(?:-\w+)*")
 _PRINTED_NUMBER_RE = re.compile(r"\d[\w.]*\w|\d")
+_NEWLINE_RE = re.compile("\n")
 
 #: ``(term, start, end)``: a word of a text through the index's analysis.
 Word = tuple[str, int, int]
@@ -112,8 +114,16 @@ class Linker:
         for entry in corpus.glossary:
             self.glossary.setdefault(entry.edition, []).append(entry)
         self.ruling_nodes = ruling_nodes(corpus.rulings)
-        self._texts: dict[str, str] = {}
+        self._texts: dict[str, tuple[str, list[int]]] = {}
+        self._words: dict[str, list[Word]] = {}
         self._glossary_keys: dict[str, dict[str, GlossaryEntry]] = {}
+
+    def words(self, text: str) -> list[Word]:
+        """:func:`tokens` of ``text``, read once per text (editions repeat most rules word for word)."""
+        found = self._words.get(text)
+        if found is None:
+            found = self._words[text] = tokens(text)
+        return found
 
     # references ---------------------------------------------------------------
 
@@ -128,22 +138,24 @@ class Linker:
             editions.append(self.default_edition)
         return [edition for edition in dict.fromkeys(editions) if edition]
 
-    def source_text(self, document_id: str) -> str:
-        """The text of a document, for locating a reference on its line ("" if unreadable)."""
+    def source_text(self, document_id: str) -> tuple[str, list[int]]:
+        """The text of a document and the offsets of its line ends, for
+        locating a reference on its line (``""`` if unreadable)."""
         if document_id not in self._texts:
             try:
-                self._texts[document_id] = read_document(self.documents[document_id])
+                text = read_document(self.documents[document_id])
             except (RulesKbError, KeyError, OSError):
-                self._texts[document_id] = ""
+                text = ""
+            self._texts[document_id] = (text, [match.start() for match in _NEWLINE_RE.finditer(text)])
         return self._texts[document_id]
 
     def line_of(self, source: SourceSpan, printed: str) -> int:
         """The line of ``source`` where ``printed`` (a number) stands."""
-        text = self.source_text(source.document)
+        text, newlines = self.source_text(source.document)
         if text and source.char_end > source.char_start:
             position = text.find(printed, source.char_start, source.char_end)
             if position >= 0:
-                return text.count("\n", 0, position) + 1
+                return bisect.bisect_left(newlines, position) + 1
         return source.line_start
 
     def cite(self, node: str, text: str, source: SourceSpan, document: Document | None, own: str, what: str) -> None:
@@ -279,12 +291,14 @@ def references(linker: Linker) -> None:
                     f"Cours, « {section.title} »")  # fmt: skip
 
 
-def longest_matches(text: str, forms: dict[str, list[tuple[tuple[str, ...], GlossaryEntry]]]) -> list[tuple[GlossaryEntry, str]]:
-    """Glossary entries whose form is in ``text``, longest match first, each
-    entry once with the words as written. ``forms`` maps a first term to the
-    forms starting with it (their terms, longest first) and their entries.
-    A one-word match of one or two letters ("X") counts only as printed."""
-    words = tokens(text)
+def longest_matches(
+    text: str, words: list[Word], forms: dict[str, list[tuple[tuple[str, ...], GlossaryEntry]]]
+) -> list[tuple[GlossaryEntry, str]]:
+    """Glossary entries whose form is in ``text`` (read as ``words``, its
+    :func:`tokens`), longest match first, each entry once with the words as
+    written. ``forms`` maps a first term to the forms starting with it
+    (their terms, longest first) and their entries. A one-word match of one
+    or two letters ("X") counts only as printed."""
     matches: dict[str, tuple[GlossaryEntry, str]] = {}
     position = 0
     while position < len(words):
@@ -333,7 +347,8 @@ def uses_terms(linker: Linker) -> None:
         table = forms.get(glossary)
         if not table:
             continue
-        matches = longest_matches(f"{rule.title}\n{rule.text}", table)
+        text = f"{rule.title}\n{rule.text}"
+        matches = longest_matches(text, linker.words(text), table)
         found.extend((rule, entry, written) for entry, written in matches)
         if rule.edition == glossary:
             frequency.update(glossary_node(entry) for entry, written in matches if len(written.split()) == 1)
@@ -396,12 +411,12 @@ def counterparts(linker: Linker) -> None:
     texts: TF-IDF cosine of the words (stemmed, without numbers) of a rule
     and its subrules; pairs are taken best first, each rule in one pair at
     most, from :data:`COUNTERPART_THRESHOLD` up
-    (:func:`rules_kb.build.similarity.matched_pairs`)."""
+    (:func:`rules_kb.build.similarity.matched_editions`: every two editions)."""
     subtree: dict[str, Counter[str]] = {}
     for edition, rules in linker.rules.items():
         for number in sorted(rules, key=RuleNumber.parse, reverse=True):
             rule = rules[number]
-            words = Counter(term for term, _, _ in tokens(f"{rule.title}\n{rule.text}") if term not in _STOP)
+            words = Counter(term for term, _, _ in linker.words(f"{rule.title}\n{rule.text}") if term not in _STOP)
             for child in rule.children:
                 words.update(subtree.get(node_id(RecordKind.RULE, edition, child), Counter()))
             subtree[rule_node(rule)] = words
@@ -415,12 +430,10 @@ def counterparts(linker: Linker) -> None:
         vectors[node] = {term: value / norm for term, value in vector.items()}
     numbered = {d.edition for d in linker.corpus.documents if d.kind in (DocumentKind.RULES, DocumentKind.RULES_EXCERPT)}
     editions = sorted(edition for edition in linker.rules if edition in numbered)
-    for position, older in enumerate(editions):
-        olds = [(node, vectors[node]) for node in map(rule_node, linker.rules[older].values())]
-        for newer in editions[position + 1 :]:
-            news = [(node, vectors[node]) for node in map(rule_node, linker.rules[newer].values())]
-            for score, old, new in matched_pairs(olds, news, COUNTERPART_THRESHOLD):
-                linker.edges.append(Edge(old, new, Relation.COUNTERPART, round(score, 3)))
+    rules = [[(node, vectors[node]) for node in map(rule_node, linker.rules[edition].values())] for edition in editions]
+    for pairs in matched_editions(rules, COUNTERPART_THRESHOLD):
+        for score, old, new in pairs:
+            linker.edges.append(Edge(old, new, Relation.COUNTERPART, round(score, 3)))
 
 
 #: The steps of :func:`build_graph`, in order.
