@@ -1,270 +1,530 @@
-"""Save what the CLI answers, to compare two versions of rules-kb.
+"""Save what the rules-kb CLI answers, to compare its behaviour before and after a change.
 
-    python bench/snapshot.py --out avant.json            # with this checkout's rules-kb
+Usage (from a checkout whose rules-kb is installed in the interpreter running this script)::
+
+    python bench/snapshot.py --out avant.json
+    python bench/snapshot.py --out avant.json --rules-kb /autre/.venv/bin/rules-kb
+    python bench/snapshot.py --out show.json --only "show 420"      # a quick rerun
     python bench/snapshot.py --compare avant.json après.json
+    python bench/snapshot.py --compare avant.json après.json --only define
 
-A run records, for each invocation, its exit code, standard output and
-error, and the files it wrote: every ``rules-kb …`` line of the README's
-``sh`` blocks (run in order, in one temporary folder, by a shell, so that
-``> ours.toml`` then ``check ours.toml`` work; without redirection, also
-with ``--json``), then sweeps run in this process through
-:func:`cli.app.main`: ``show`` of every rule of 2004, ``define`` of every
-glossary headword, ``search`` and ``ask`` of many queries (the questions of
-``tests/eval/questions.jsonl``), ``check`` of every bundled example, and
-the ``corpus``, ``index``, ``graph`` and ``export`` commands. Cache paths,
-fingerprints and dates are replaced by placeholders.
+A run records, for each invocation, ``{"args": [...], "code", "stdout",
+"stderr", "files"}`` (``files``: the files the invocation created or changed
+in the working folder, name → text). The invocations, in this order:
 
-``--compare`` matches invocations by their arguments; JSON outputs are
-compared as data (the paths that differ are printed), texts after folding
-every run of white space into one space (output to a file is not wrapped at
-80 columns as Rich wraps it), with the exact differences counted too.
-Exit code 1 when something differs.
+1. every ``rules-kb …`` line of the ``sh`` blocks of the README (trailing
+   ``# comments`` removed), run by bash in one temporary working folder, in
+   README order (so ``check --example blessures-fatales > ours.toml`` then
+   ``check ours.toml`` work), with ``rules-kb`` replaced by the script given
+   by ``--rules-kb``; a line with no redirection and no ``--json`` runs a
+   second time with ``--json`` appended. Their ``args`` start with
+   ``rules-kb``; ``line`` keeps the README line;
+2. sweeps, run in this process through ``cli.app.main(args)`` (so from the
+   checkout installed in this interpreter), in the same working folder:
+   ``show`` of every rule of edition 2004 and a few others, ``define`` of
+   every glossary headword and of misspelt terms, ``search`` and ``ask`` of
+   many queries (every question of ``tests/eval/questions.jsonl``),
+   ``check`` of every bundled example, ``graph``, ``corpus``, ``export``
+   and ``index``; each with and without ``--json``.
+
+The cache (RULES_KB_HOME: the variable's folder, or a new temporary one) is
+built first, unrecorded, so every invocation finds it built. Before saving,
+the cache folder, the working folder, the checkout of the imported ``cli``
+package, 64-hex-digit fingerprints and today's dates (ISO timestamps, French
+export dates) are replaced by ``<HOME>``, ``<TMP>``, ``<CHECKOUT>``,
+``<FINGERPRINT>`` and ``<DATE>``.
+
+``--compare`` matches invocations by their ``args``. A JSON output is
+compared as data, exactly (the paths that differ are printed); a text
+output (and each file) after folding every run of white space into one space
+(rendering may stop hard-wrapping at 80 columns); both counts, exact and
+with white space folded, are printed. Exit code 1 when something differs
+(with ``--exact``, white space counts too).
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
+import datetime
+import hashlib
+import importlib.util
 import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+try:  # run as a script (python bench/snapshot.py): this folder is on sys.path, not the checkout
+    from run import FrenchParser
+except ImportError:  # run as a module (python -m bench.snapshot)
+    from bench.run import FrenchParser
+
 ROOT = Path(__file__).resolve().parent.parent
-_FINGERPRINT_RE = re.compile(r"\b[0-9a-f]{64}\b")
-_MONTHS = "janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre"
-_DATE_RE = re.compile(
-    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:[+-]\d{2}:?\d{2}|Z)?"
-    rf"|\d{{1,2}}(?:er)? (?:{_MONTHS}) \d{{4}}(?: à \d{{1,2}}[:h]\d{{2}})?"
+README = ROOT / "README.md"
+QUESTIONS = ROOT / "tests" / "eval" / "questions.jsonl"
+
+#: ``show`` beyond the rules of 2004: (number, extra options).
+SHOW_EXTRA = (("611.2a", ["--edition", "2011"]), ("201.3", ["--edition", "2011"]), ("420.5n", []),
+              ("502.16", []), ("502.57", []))  # fmt: skip
+#: ``define`` beyond the headwords: misspelt or odd queries.
+DEFINE_EXTRA = ("blessure fatale", "pietinement", "contrecarer", "APNAP", "couche", "tampon", "remplacment",
+                "points de vie", "zzzzyx")  # fmt: skip
+#: ``search`` queries, before the first :data:`SEARCH_HEADWORDS` glossary headwords.
+SEARCH_QUERIES = ("blessures fatales", "endurance 0", "creature", "420.5c", '"blessures fatales"', "suspension",
+                  "Guide griffon", "l'endurance", "dégâts", "le la", "AND", "titre:couche",
+                  "pouvoir NOT mana")  # fmt: skip
+SEARCH_HEADWORDS = 40
+#: ``ask --explain`` for the first questions of the evaluation file.
+EXPLAINED_QUESTIONS = 20
+#: Commands run once each at the end (``index`` last: it rebuilds the cache).
+LAST = (
+    ["graph", "418.5a"],
+    ["graph", "Couche", "--depth", "2", "--relation", "uses-term", "--json"],
+    ["graph", "420", "--format", "mermaid"],
+    ["corpus", "list"],
+    ["corpus", "list", "--json"],
+    ["corpus", "check"],
+    ["corpus", "check", "--json"],
+    ["corpus", "dump", "--json"],
+    ["export", "420.5", "--format", "json"],
+    ["export", "420.5c"],
+    ["export", "--term", "Couche", "--format", "md"],
+    ["index", "--json"],
 )
-#: The checkout whose rules-kb runs (its corpus folder appears in outputs).
-CHECKOUT = ""
+_MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+           "novembre", "décembre")  # fmt: skip
+_FINGERPRINT = re.compile(r"(?<![0-9a-fA-F])[0-9a-f]{64}(?![0-9a-fA-F])")
+#: How many differing JSON paths are printed per invocation.
+SHOWN_PATHS = 5
 
 
-def _normalise(text: str, home: str, work: str) -> str:
-    text = text.replace(home, "<HOME>").replace(work, "<TMP>")
-    if CHECKOUT:
-        text = text.replace(CHECKOUT, "<CHECKOUT>")
-    text = _FINGERPRINT_RE.sub("<FINGERPRINT>", text)
-    return _DATE_RE.sub("<DATE>", text)
+# -- normalising ------------------------------------------------------------------------------
 
 
-def readme_commands() -> list[str]:
-    """The ``rules-kb`` lines of the README's ``sh`` blocks, comments removed."""
+def _date_pattern(days: list[datetime.date]) -> re.Pattern:
+    """ISO timestamps and French dates (« 24 novembre 2026 à 17:47 ») of ``days``."""
+    iso = "|".join(re.escape(day.isoformat()) for day in days)
+    french = "|".join(
+        rf"{'1er' if day.day == 1 else day.day}\s+{_MONTHS[day.month - 1]}\s+{day.year}" for day in days
+    )
+    return re.compile(
+        rf"(?:{iso})(?:[T ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?(?:Z|[+-]\d{{2}}:?\d{{2}})?)?"
+        rf"|(?:{french})(?:\s+à\s+\d{{1,2}}[:h]\d{{2}})?"
+    )
+
+
+class Normaliser:
+    """Replaces the paths, fingerprints and dates of one run by placeholders."""
+
+    def __init__(self, home: str, work: str, checkout: str) -> None:
+        today = datetime.date.today()
+        self.places = sorted(
+            ((os.path.realpath(home), "<HOME>"), (home, "<HOME>"), (os.path.realpath(work), "<TMP>"),
+             (work, "<TMP>"), (checkout, "<CHECKOUT>")),
+            key=lambda place: -len(place[0]),
+        )  # fmt: skip
+        self.dates = _date_pattern([today, today - datetime.timedelta(days=1), today + datetime.timedelta(days=1)])
+
+    def __call__(self, text: str) -> str:
+        """``text`` with its placeholders."""
+        for path, placeholder in self.places:
+            text = text.replace(path, placeholder)
+        text = _FINGERPRINT.sub("<FINGERPRINT>", text)
+        return self.dates.sub("<DATE>", text)
+
+
+# -- the invocations --------------------------------------------------------------------------
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without a trailing shell ``# comment`` (a ``#`` outside quotes, after a blank)."""
+    quote = None
+    for at, char in enumerate(line):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (at == 0 or line[at - 1].isspace()):
+            return line[:at].rstrip()
+    return line.rstrip()
+
+
+def shell_words(line: str) -> list[str]:
+    """The words of a shell line, redirections (``>``, ``<``, ``|``…) as words of their own."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    return list(lexer)
+
+
+def has_redirection(line: str) -> bool:
+    """Whether the shell line redirects or pipes (outside quotes)."""
+    return any(word and set(word) <= set("<>|&;") for word in shell_words(line))
+
+
+def readme_lines(readme: Path = README) -> list[str]:
+    """The ``rules-kb …`` lines of the README's ``sh`` blocks, comments removed, in order."""
     lines, inside = [], False
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in readme.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
-            inside = line.strip() == "```sh"
+            inside = not inside and line.strip() == "```sh"
             continue
         if inside and line.startswith("rules-kb ") and not line.startswith("rules-kb serve"):
-            lines.append(re.sub(r"\s+#.*$", "", line).strip())
+            lines.append(strip_comment(line))
     return lines
 
 
-def _run_shell(line: str, script: str, work: Path, env: dict, home: str) -> dict:
-    before = {path.name for path in work.iterdir()}
-    done = subprocess.run(
-        ["bash", "-c", script + line[len("rules-kb"):]], cwd=work, env=env, capture_output=True, text=True
-    )
-    files = {}
-    for path in sorted(work.rglob("*")):
-        if path.is_file() and path.relative_to(work).parts[0] not in before:
-            try:
-                files[str(path.relative_to(work))] = _normalise(path.read_text(encoding="utf-8"), home, str(work))
-            except UnicodeDecodeError:
-                files[str(path.relative_to(work))] = f"<{path.stat().st_size} octets>"
-    return {"args": _normalise(line, home, str(work)), "code": done.returncode, "stdout": _normalise(done.stdout, home, str(work)),
-            "stderr": _normalise(done.stderr, home, str(work)), "files": files}  # fmt: skip
-
-
-def _run_here(args: list[str], home: str, work: str) -> dict:
-    from cli.app import main
-
-    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(args)
-        except SystemExit as done:
-            code = done.code
-    out.flush()
-    text = out.buffer.getvalue().decode("utf-8")
-    return {"args": _normalise(" ".join(args), home, work), "code": code, "stdout": _normalise(text, home, work),
-            "stderr": _normalise(err.getvalue(), home, work), "files": {}}  # fmt: skip
-
-
-def sweeps(work: Path) -> list[list[str]]:
-    """The invocations run in this process (see the module docstring)."""
-    from cli.app import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            main(["corpus", "dump", "--json"])
-        except SystemExit:
-            pass
-    dump = json.loads(out.getvalue())
-    numbers = [rule["number"] for rule in dump["rules"] if rule["edition"] == "2004"]
-    terms = [entry["term"] for entry in dump["glossary"]]
-    found: list[list[str]] = []
-    for number in numbers + ["420.5n", "502.16", "502.57"]:
-        found += [["show", number, "--json"], ["show", number]]
-    found += [["show", "611.2a", "--edition", "2011"], ["show", "201.3", "--edition", "2011", "--json"]]
-    for term in terms + ["blessure fatale", "pietinement", "contrecarer", "APNAP", "couche", "tampon", "remplacment",
-                         "points de vie", "zzzzyx"]:  # fmt: skip
-        found += [["define", term, "--json"], ["define", term]]
-    queries = ["blessures fatales", "endurance 0", "creature", "420.5c", '"blessures fatales"', "suspension",
-               "Guide griffon", "l'endurance", "dégâts", "le la", "AND", "titre:couche", "pouvoir NOT mana"]  # fmt: skip
-    for query in queries + terms[:40]:
-        found += [["search", query, "--json"], ["search", query]]
-    found += [["search", "Guide griffon", "--kind", "carte"], ["search", "couche", "--kind", "règle", "--edition", "2004", "--json"]]
-    questions = [json.loads(line)["question"] for line in (ROOT / "tests/eval/questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
-    for number, question in enumerate(questions):
-        found += [["ask", question, "--json"], ["ask", question]]
-        if number < 20:
-            found.append(["ask", question, "--explain"])
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            main(["check", "--example", "--json"])
-        except SystemExit:
-            pass
-    found.append(["check", "--example"])
-    for example in json.loads(out.getvalue())["examples"]:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            try:
-                main(["check", "--example", example["name"]])
-            except SystemExit:
-                pass
-        path = work / f"{example['name']}.toml"
-        path.write_text(out.getvalue(), encoding="utf-8")
-        found += [["check", "--example", example["name"]], ["check", str(path), "--json"], ["check", str(path)],
-                  ["check", str(path), "--edition", "2006-faq", "--json"]]  # fmt: skip
-    found += [["graph", "418.5a"], ["graph", "Couche", "--depth", "2", "--relation", "uses-term", "--json"],
-              ["graph", "420", "--format", "mermaid"], ["corpus", "list"], ["corpus", "list", "--json"],
-              ["corpus", "check"], ["corpus", "check", "--json"], ["corpus", "dump", "--json"],
-              ["export", "420.5", "--format", "json"], ["export", "420.5c"], ["export", "--term", "Couche", "--format", "md"],
-              ["index", "--json"]]  # fmt: skip
+def readme_invocations(readme: Path = README) -> list[str]:
+    """The README lines to run, each followed by its ``--json`` variant when it has none."""
+    found = []
+    for line in readme_lines(readme):
+        found.append(line)
+        if not has_redirection(line) and "--json" not in shell_words(line):
+            found.append(line + " --json")
     return found
 
 
-def snapshot(script: str, only: str = "") -> list[dict]:
+def _both(args: list[str]) -> list[list[str]]:
+    """``args`` with ``--json``, then without."""
+    return [[*args, "--json"], list(args)]
+
+
+def sweeps(dump: dict, questions: list[str], examples: dict[str, Path]) -> list[list[str]]:
+    """The in-process invocations (see the module docstring), without duplicates."""
+    found: list[list[str]] = []
+    numbers = [rule["number"] for rule in dump["rules"] if rule["edition"] == "2004"]
+    for number, options in [(number, []) for number in numbers] + list(SHOW_EXTRA):
+        found += _both(["show", number, *options])
+    terms = [entry["term"] for entry in dump["glossary"]]
+    for term in terms + list(DEFINE_EXTRA):
+        found += _both(["define", term])
+    for query in list(SEARCH_QUERIES) + terms[:SEARCH_HEADWORDS]:
+        found += _both(["search", query])
+    for question in questions:
+        found += _both(["ask", question])
+    found += [["ask", question, "--explain"] for question in questions[:EXPLAINED_QUESTIONS]]
+    found.append(["check", "--example"])
+    for name, path in examples.items():
+        found += [["check", "--example", name], *_both(["check", str(path)])]
+        found.append(["check", str(path), "--edition", "2006-faq", "--json"])
+    found += [list(args) for args in LAST]
+    unique: dict[tuple, list[str]] = {}
+    for args in found:
+        unique.setdefault(tuple(args), args)
+    return list(unique.values())
+
+
+def eval_questions(path: Path = QUESTIONS) -> list[str]:
+    """The questions of the evaluation file (one JSON object a line)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["question"] for line in lines if line.strip()]
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+def folder_state(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``folder``: relative name → (size, modification time)."""
+    state = {}
+    for path in folder.rglob("*"):
+        if path.is_file():
+            info = path.stat()
+            state[str(path.relative_to(folder))] = (info.st_size, info.st_mtime_ns)
+    return state
+
+
+def _file_text(path: Path) -> str:
+    """A file's text, or a short description of a binary file."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"<binaire : {len(data)} octets, sha256 {hashlib.sha256(data).hexdigest()[:16]}>"
+
+
+def written_files(folder: Path, before: dict, normalise: Normaliser) -> dict[str, str]:
+    """The files created or changed under ``folder`` since ``before`` (name → normalised text)."""
+    after = folder_state(folder)
+    return {
+        normalise(name): normalise(_file_text(folder / name))
+        for name in sorted(after)
+        if before.get(name) != after[name]
+    }
+
+
+def run_shell(line: str, script: str, work: Path, env: dict, normalise: Normaliser) -> dict:
+    """Run a README line with bash in ``work``, ``rules-kb`` being ``script``."""
+    before = folder_state(work)
+    command = shlex.quote(script) + line[len("rules-kb") :]
+    done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, stdin=subprocess.DEVNULL)
+    return {
+        "args": [normalise(word) for word in shell_words(line)],
+        "line": normalise(line),
+        "code": done.returncode,
+        "stdout": normalise(done.stdout.decode("utf-8", "replace")),
+        "stderr": normalise(done.stderr.decode("utf-8", "replace")),
+        "files": written_files(work, before, normalise),
+    }
+
+
+def call_main(args: list[str]) -> tuple[int, str, str]:
+    """Run ``cli.app.main(args)`` here: (exit code, standard output, standard error)."""
+    from cli.app import main
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)  # with a .buffer, as sys.stdout
+    err = io.StringIO()
+    saved_argv, saved_stdin = sys.argv, sys.stdin
+    sys.argv, sys.stdin = ["rules-kb", *args], io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as exit_:
+                code = exit_.code
+                if isinstance(code, str):  # sys.exit("message"): printed, code 1
+                    err.write(code + "\n")
+                    code = 1
+    finally:
+        sys.argv, sys.stdin = saved_argv, saved_stdin
+    out.flush()
+    return (0 if code is None else code), out.buffer.getvalue().decode("utf-8", "replace"), err.getvalue()
+
+
+def run_here(args: list[str], work: Path, normalise: Normaliser) -> dict:
+    """Run ``args`` in this process (in ``work``) and record what it did."""
+    before = folder_state(work)
+    code, stdout, stderr = call_main(args)
+    return {
+        "args": [normalise(arg) for arg in args],
+        "code": code,
+        "stdout": normalise(stdout),
+        "stderr": normalise(stderr),
+        "files": written_files(work, before, normalise),
+    }
+
+
+def _json_of(args: list[str]):
+    """The JSON output of an in-process invocation (or exit with a French message)."""
+    code, stdout, stderr = call_main(args)
+    if code != 0:
+        sys.exit(f"« rules-kb {' '.join(args)} » a échoué (code {code}) : {stderr.strip()}")
+    return json.loads(stdout)
+
+
+def example_files(folder: Path) -> dict[str, Path]:
+    """Every bundled scenario example written to ``folder``: name → file."""
+    folder.mkdir()
+    files = {}
+    for example in _json_of(["check", "--example", "--json"])["examples"]:
+        code, text, stderr = call_main(["check", "--example", example["name"]])
+        files[example["name"]] = folder / f"{example['name']}.toml"
+        files[example["name"]].write_text(text, encoding="utf-8")
+    return files
+
+
+def _matches(args: list[str], only: str) -> bool:
+    """Whether ``args`` joined by spaces contain ``only`` (always, without it)."""
+    return not only or only in " ".join(args)
+
+
+def snapshot(script: str, only: str = "", log=sys.stderr) -> list[dict]:
     """Every invocation's record (see the module docstring)."""
-    home = os.environ.get("RULES_KB_HOME") or tempfile.mkdtemp(prefix="rules-kb-snapshot-")
-    os.environ["RULES_KB_HOME"] = home
-    os.environ.pop("RULES_KB_CORPUS", None)
-    work = Path(tempfile.mkdtemp(prefix="rules-kb-work-"))
-    os.environ["COLUMNS"] = "80"
-    env = dict(os.environ)
-    global CHECKOUT
     import cli
 
-    CHECKOUT = str(Path(cli.__file__).resolve().parent.parent)
+    checkout = str(Path(cli.__file__).resolve().parent.parent)
+    print(f"Code mesuré en processus : {checkout} ; script : {script}", file=log)
+    own_home = not os.environ.get("RULES_KB_HOME")
+    home = os.environ.get("RULES_KB_HOME") or tempfile.mkdtemp(prefix="rules-kb-snapshot-home-")
+    os.environ.update(RULES_KB_HOME=home, COLUMNS="80", LINES="25")
+    for name in ("RULES_KB_CORPUS", "FORCE_COLOR", "NO_COLOR", "TERM_PROGRAM"):
+        os.environ.pop(name, None)
+    env = dict(os.environ)
+    built = subprocess.run([script, "index"], env=env, capture_output=True, text=True)  # once, unrecorded
+    if built.returncode != 0:
+        sys.exit(f"« {script} index » a échoué (code {built.returncode}) : {built.stderr.strip()}")
+    work = Path(tempfile.mkdtemp(prefix="rules-kb-snapshot-"))
+    normalise = Normaliser(home, str(work), checkout)
     records = []
+    here = os.getcwd()
     try:
-        for line in readme_commands():
-            if only and only not in line:
-                continue
-            records.append(_run_shell(line, script, work, env, home))
-            if ">" not in line and "<" not in line and "--json" not in line:
-                records.append(_run_shell(line + " --json", script, work, env, home))
-        for args in sweeps(work):
-            if only and only not in " ".join(args):
-                continue
-            records.append(_run_here(args, home, str(work)))
+        for line in readme_invocations():
+            if _matches(shell_words(line), only):
+                records.append(run_shell(line, script, work, env, normalise))
+        os.chdir(work)
+        dump = _json_of(["corpus", "dump", "--json"])
+        invocations = sweeps(dump, eval_questions(), example_files(work / "exemples"))
+        for count, args in enumerate(invocations, 1):
+            if _matches(args, only):
+                records.append(run_here(args, work, normalise))
+            if count % 250 == 0:
+                print(f"  {count}/{len(invocations)} invocations en processus", file=log)
     finally:
+        os.chdir(here)
         shutil.rmtree(work, ignore_errors=True)
+        if own_home:
+            shutil.rmtree(home, ignore_errors=True)
     return records
 
 
-def _json_paths(a, b, path: str = "") -> list[str]:
+# -- comparing --------------------------------------------------------------------------------
+
+
+def json_differences(a, b, path: str = "") -> list[str]:
+    """The JSON paths where ``a`` and ``b`` differ, with both values (shortened)."""
     if type(a) is not type(b):
-        return [f"{path or '/'}: {a!r:.60} ≠ {b!r:.60}"]
+        return [f"{path or '/'} : {a!r:.60} ≠ {b!r:.60}"]
     if isinstance(a, dict):
         found = []
-        for key in sorted(set(a) | set(b), key=str):
-            if key not in a or key not in b:
-                found.append(f"{path}/{key}: absent d'un côté")
+        for key in list(a) + [key for key in b if key not in a]:
+            if key not in b:
+                found.append(f"{path}/{key} : seulement dans le premier")
+            elif key not in a:
+                found.append(f"{path}/{key} : seulement dans le second")
             else:
-                found += _json_paths(a[key], b[key], f"{path}/{key}")
+                found += json_differences(a[key], b[key], f"{path}/{key}")
         return found
     if isinstance(a, list):
-        if len(a) != len(b):
-            return [f"{path}: {len(a)} éléments ≠ {len(b)}"]
-        return [found for x, y, n in zip(a, b, range(len(a))) for found in _json_paths(x, y, f"{path}/{n}")]
-    return [] if a == b else [f"{path}: {a!r:.60} ≠ {b!r:.60}"]
+        found = [] if len(a) == len(b) else [f"{path or '/'} : {len(a)} éléments ≠ {len(b)}"]
+        for index, (x, y) in enumerate(zip(a, b)):
+            found += json_differences(x, y, f"{path}/{index}")
+        return found
+    return [] if a == b else [f"{path or '/'} : {a!r:.60} ≠ {b!r:.60}"]
+
+
+def _parsed(text: str):
+    """``text`` as JSON, or None if it is not a JSON document."""
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def folded(text: str) -> str:
+    """``text`` with every run of white space folded into one space."""
+    return " ".join(text.split())
 
 
 def _first_difference(a: str, b: str) -> str:
+    """Where two texts first differ, word by word, with a little context."""
     words_a, words_b = a.split(), b.split()
     at = next((n for n, (x, y) in enumerate(zip(words_a, words_b)) if x != y), min(len(words_a), len(words_b)))
-    return f"{' '.join(words_a[max(0, at - 8):at + 12])!r} ≠ {' '.join(words_b[max(0, at - 8):at + 12])!r}"
+    start, end = max(0, at - 6), at + 10
+    return f"« {' '.join(words_a[start:end])} » ≠ « {' '.join(words_b[start:end])} »"
 
 
-def compare(before: list[dict], after: list[dict]) -> int:
-    """Print the differences of two runs; the number of invocations that differ."""
-    by_args = {record["args"]: record for record in after}
-    exact = spaced = layout = 0
+def compare_texts(what: str, a: str, b: str, counts: dict, strict: bool = False) -> list[str]:
+    """The problems of two texts (JSON as data, text with white space folded, or exactly if
+    ``strict``); ``counts["exact"]`` counts the texts that differ at all."""
+    if a == b:
+        return []
+    counts["exact"] += 1
+    data_a, data_b = _parsed(a), _parsed(b)
+    if data_a is not None and data_b is not None:
+        paths = json_differences(data_a, data_b)
+        if not paths:  # the same data, laid out otherwise
+            return []
+        more = f" (et {len(paths) - SHOWN_PATHS} autres)" if len(paths) > SHOWN_PATHS else ""
+        return [f"{what} (JSON) : " + " ; ".join(paths[:SHOWN_PATHS]) + more]
+    if folded(a) == folded(b):
+        return [f"{what} : mêmes mots, blancs différents"] if strict else []
+    same_words = sorted(a.split()) == sorted(b.split())
+    counts["reordered"] += same_words
+    note = " (mêmes mots dans un autre ordre : cellules de tableau ?)" if same_words else ""
+    return [f"{what} (texte){note} : {_first_difference(a, b)}"]
+
+
+def compare_records(old: dict, new: dict, counts: dict, strict: bool = False) -> list[str]:
+    """The problems found between two records of the same invocation."""
+    problems = [] if old["code"] == new["code"] else [f"code de sortie {old['code']} ≠ {new['code']}"]
+    for stream in ("stdout", "stderr"):
+        problems += compare_texts(stream, old[stream], new[stream], counts, strict)
+    for name in list(old["files"]) + [name for name in new["files"] if name not in old["files"]]:
+        a, b = old["files"].get(name), new["files"].get(name)
+        if a is None or b is None:
+            problems.append(f"fichier {name} : {'absent' if a is None else 'présent'} puis "
+                            f"{'absent' if b is None else 'présent'}")  # fmt: skip
+        else:
+            problems += compare_texts(f"fichier {name}", a, b, counts, strict)
+    return problems
+
+
+def _shown(record: dict) -> str:
+    """An invocation as printed: its README line, or its arguments quoted as in a shell."""
+    return record.get("line") or "rules-kb " + shlex.join(record["args"])
+
+
+def compare(before: list[dict], after: list[dict], only: str = "", strict: bool = False, out=sys.stdout) -> int:
+    """Print the differences of two runs; return how many invocations differ."""
+    before = [record for record in before if _matches(record["args"], only)]
+    after = [record for record in after if _matches(record["args"], only)]
+    by_args = {tuple(record["args"]): record for record in after}
+    counts = {"exact": 0, "reordered": 0}
+    exact_records = differing = 0
     for old in before:
-        new = by_args.get(old["args"])
+        new = by_args.pop(tuple(old["args"]), None)
         if new is None:
-            print(f"ABSENT : {old['args']}")
-            spaced += 1
+            print(f"ABSENT DU SECOND : {_shown(old)}", file=out)
+            differing += 1
+            exact_records += 1
             continue
-        problems = []
-        if old["code"] != new["code"]:
-            problems.append(f"code {old['code']} ≠ {new['code']}")
-        for stream in ("stdout", "stderr"):
-            a, b = old[stream], new[stream]
-            if a == b:
-                continue
-            try:
-                paths = _json_paths(json.loads(a), json.loads(b))
-            except ValueError:
-                exact += 1
-                if " ".join(a.split()) != " ".join(b.split()):
-                    if sorted(a.split()) == sorted(b.split()):
-                        layout += 1  # the same words, laid out otherwise (a table's wrapped cells)
-                    else:
-                        problems.append(f"{stream} (texte) : {_first_difference(a, b)}")
-            else:
-                if paths:
-                    problems.append(f"{stream} (JSON) : " + "; ".join(paths[:5]))
-        for name in sorted(set(old["files"]) | set(new["files"])):
-            a, b = old["files"].get(name), new["files"].get(name)
-            if a != b and (a is None or b is None or " ".join(a.split()) != " ".join(b.split())):
-                problems.append(f"fichier {name} différent")
+        if any(old[key] != new[key] for key in ("code", "stdout", "stderr", "files")):
+            exact_records += 1
+        problems = compare_records(old, new, counts, strict)
         if problems:
-            spaced += 1
-            print(f"DIFFÉRENT : {old['args']}")
+            differing += 1
+            print(f"DIFFÉRENT : {_shown(old)}", file=out)
             for problem in problems:
-                print(f"    {problem}")
-    print(f"{len(before)} invocations ; {spaced} différentes (blancs mis à part) ; "
-          f"{exact} sorties texte différentes par les blancs ou le retour à la ligne, dont {layout} "
-          "aux mêmes mots disposés autrement (cellules de tableau).")  # fmt: skip
-    return spaced
+                print(f"    {problem}", file=out)
+    for new in by_args.values():
+        print(f"ABSENT DU PREMIER : {_shown(new)}", file=out)
+        differing += 1
+        exact_records += 1
+    print(
+        f"{len(before)} invocations comparées ; différences exactes : {exact_records} invocations "
+        f"({counts['exact']} sorties ou fichiers) ; différences blancs mis à part : {differing} invocations",
+        f"(dont {counts['reordered']} sorties aux mêmes mots dans un autre ordre).",
+        file=out,
+    )
+    return differing
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", help="fichier JSON où enregistrer la série")
-    parser.add_argument("--compare", nargs=2, metavar=("AVANT", "APRÈS"), help="compare deux séries")
-    parser.add_argument("--rules-kb", default=str(Path(sys.executable).with_name("rules-kb")), help="le script rules-kb")
-    parser.add_argument("--only", default="", help="seulement les invocations qui contiennent ce texte")
-    options = parser.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    parser = FrenchParser(description="Enregistre les réponses de rules-kb, ou compare deux séries.")
+    parser.add_argument("--out", metavar="FICHIER", help="fichier JSON où enregistrer la série")
+    parser.add_argument("--compare", nargs=2, metavar=("AVANT", "APRÈS"), help="compare deux séries enregistrées")
+    parser.add_argument(
+        "--rules-kb",
+        default=str(Path(sys.executable).with_name("rules-kb")),
+        metavar="CHEMIN",
+        help="le script rules-kb des lignes du README (par défaut celui de cet interpréteur)",
+    )
+    parser.add_argument(
+        "--only", default="", metavar="MOTIF", help="seulement les invocations qui contiennent ce texte"
+    )
+    parser.add_argument("--exact", action="store_true", help="avec --compare : les blancs comptent aussi")
+    options = parser.parse_args(argv)
     if options.compare:
-        before, after = (json.loads(Path(name).read_text(encoding="utf-8")) for name in options.compare)
-        return 1 if compare(before, after) else 0
+        missing = [name for name in options.compare if not Path(name).is_file()]
+        if missing:
+            parser.error(f"série introuvable : {', '.join(missing)}")
+        first, second = (json.loads(Path(name).read_text(encoding="utf-8")) for name in options.compare)
+        return 1 if compare(first, second, options.only, options.exact) else 0
     if not options.out:
-        parser.error("--out ou --compare")
-    sys.path.insert(0, str(Path.cwd()))
-    records = snapshot(options.rules_kb, options.only)
-    Path(options.out).write_text(json.dumps(records, ensure_ascii=False, indent=1), encoding="utf-8")
+        parser.error("indiquez --out FICHIER ou --compare AVANT APRÈS")
+    if not Path(options.rules_kb).exists():
+        parser.error(f"script rules-kb introuvable : {options.rules_kb}")
+    if importlib.util.find_spec("cli") is None:  # not installed: the checkout we are in
+        sys.path.insert(1, os.getcwd())
+    records = snapshot(os.path.abspath(options.rules_kb), options.only)
+    Path(options.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(options.out).write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(records)} invocations enregistrées dans {options.out}")
     return 0
 
