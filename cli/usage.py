@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
+from typing import NamedTuple
 
 HELP_TEXT = "Affiche cette aide et quitte."
 PROGRAM = "rules-kb"
@@ -100,50 +102,25 @@ def _repeatable(parser, name: str, short: str, metavar: str, help: str, dest: st
     parser.add_argument(name, short, action="append", metavar=metavar, dest=dest, help=f"{help.rstrip('.')} (option répétable).")
 
 
-def build() -> tuple[_Parser, dict[str, _Parser]]:
-    """The parser of ``rules-kb``, and the parser of each command by name (``"corpus list"``)."""
-    root = _Parser(prog=PROGRAM, description=_DESCRIPTION, usage=f"{PROGRAM} COMMANDE [ARGUMENTS]...")
-    commands = root.add_subparsers(dest="name", title="Commandes", metavar="COMMANDE", parser_class=_Parser, prog=PROGRAM)
-    parsers: dict[str, _Parser] = {"": root}
-
-    def command(name: str, summary: str, description: str, arguments: str, parent=commands, full: str = ""):
-        parser = parent.add_parser(
-            name, help=summary, description=description, usage=f"{PROGRAM} {full or name} [OPTIONS] {arguments}".rstrip()
-        )
-        parser.set_defaults(command=full or name)
-        parsers[full or name] = parser
-        return parser
-
-    show = command(
-        "show", "Affiche une règle par son numéro.",
-        "Affiche une règle par son numéro : contexte, exemples, sous-règles, puis ce qu'elle cite, ce qui la cite, "
-        "ses termes du glossaire, les décisions de la FAQ et ses autres éditions.", "NUMÉRO",
-    )  # fmt: skip
+def _show(show: _Parser) -> None:
     show.add_argument("number", metavar="NUMÉRO", help="Numéro de règle : 420.5c, 420.5, 420 ou 4.")
     show.add_argument("--only", action="store_true", help="La règle seule, sans ses sous-règles.")
     _common(show, edition=True)
 
-    search = command(
-        "search", "Recherche plein texte dans tout le corpus.",
-        "Recherche plein texte dans tout le corpus : règles, glossaire, cartes et décisions de la FAQ, cours.", "REQUÊTE",
-    )  # fmt: skip
+
+def _search(search: _Parser) -> None:
     search.add_argument("query", metavar="REQUÊTE", help="Mots à chercher, par exemple « blessures fatales ».")
     _repeatable(search, "--kind", "-k", "TYPE", "Ne chercher que ce type : règle, glossaire, carte, décision, faq, cours")
     _limit(search, "résultats", 10)
     _common(search, edition=True)
 
-    define = command(
-        "define", "Définition d'un terme du glossaire.",
-        "Définition d'un terme du glossaire (accents, pluriels et fautes de frappe tolérés).", "TERME",
-    )  # fmt: skip
+
+def _define(define: _Parser) -> None:
     define.add_argument("term", metavar="TERME", help="Terme du glossaire, même approximatif : « pietinement », « contrecarer ».")
     _common(define)
 
-    ask = command(
-        "ask", "Les règles qui s'appliquent à une situation.",
-        "Les règles qui s'appliquent à une situation décrite en mots de joueur, avec le glossaire, la FAQ et la "
-        "vérification.", "QUESTION",
-    )  # fmt: skip
+
+def _ask(ask: _Parser) -> None:
     ask.add_argument("question", metavar="QUESTION", help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».")
     _limit(ask, "règles", 5)
     ask.add_argument("--explain", action="store_true",
@@ -152,12 +129,8 @@ def build() -> tuple[_Parser, dict[str, _Parser]]:
                      help="Affiche seulement le scénario TOML construit d'après la question, à compléter puis passer à « check ».")  # fmt: skip
     _common(ask, edition=True)
 
-    check = command(
-        "check", "Effets continus et effets basés sur un état d'un scénario.",
-        "Calcule les caractéristiques couche par couche (effets continus, 418.5), puis applique les effets basés "
-        "sur un état (420) à un scénario : chaque couche et chaque vérification, les règles citées avec leur texte, "
-        "l'état final et le résultat.", "[SCÉNARIO]",
-    )  # fmt: skip
+
+def _check(check: _Parser) -> None:
     check.add_argument(
         "scenario", metavar="SCÉNARIO", nargs="?",
         help="Fichier de scénario TOML (« - » : entrée standard) ; avec --example, le nom d'un exemple.",
@@ -166,10 +139,8 @@ def build() -> tuple[_Parser, dict[str, _Parser]]:
                        help="Liste les scénarios d'exemple fournis ; avec un nom, affiche cet exemple, à copier puis modifier.")  # fmt: skip
     _common(check, edition=True)
 
-    graph = command(
-        "graph", "Le voisinage d'une règle ou d'un terme dans le graphe des règles.",
-        "Le voisinage d'une règle ou d'un terme dans le graphe des règles, pour en faire une image.", "RÈGLE_OU_TERME",
-    )  # fmt: skip
+
+def _graph(graph: _Parser) -> None:
     graph.add_argument("target", metavar="RÈGLE_OU_TERME", help="Numéro de règle (418.5a) ou terme du glossaire (« Couche »).")
     graph.add_argument("--depth", "-d", type=_bounded(0, 5), default=1, metavar="N", help="Distance maximale au centre (1 par défaut).")
     graph.add_argument("--format", "-f", default="dot", metavar="FORMAT", help="json, dot (Graphviz) ou mermaid (dot par défaut).")
@@ -183,11 +154,8 @@ def build() -> tuple[_Parser, dict[str, _Parser]]:
     graph.add_argument("--force", action="store_true", help="Remplacer le fichier de sortie s'il existe.")
     _common(graph, edition=True)
 
-    export = command(
-        "export", "Exporte des extraits annotés des règles, ou le livre hors ligne.",
-        "Exporte des extraits annotés des règles (Markdown, HTML imprimable, JSON), ou tout le corpus en livre HTML "
-        "hors ligne (--all).", "[SÉLECTION]...",
-    )  # fmt: skip
+
+def _export(export: _Parser) -> None:
     export.add_argument(
         "selection", metavar="SÉLECTION", nargs="*",
         help="Numéros de règles (420.5c), sections (420 : la section et ses règles), plages (418.5a-i, 418.5b-418.5g, "
@@ -212,32 +180,128 @@ def build() -> tuple[_Parser, dict[str, _Parser]]:
     export.add_argument("--force", action="store_true", help="Remplacer le fichier (ou le livre) de sortie s'il existe.")
     _common(export, edition=True)
 
-    index = command("index", "Reconstruit l'index du corpus.",
-                    "Reconstruit l'index du corpus (sinon construit automatiquement au premier usage).", "")  # fmt: skip
-    _common(index)
 
-    corpus = command(
-        "corpus", "Le corpus : documents, diagnostics des sources, enregistrements analysés.",
-        "Le corpus : documents, diagnostics des sources, enregistrements analysés.", "COMMANDE",
-    )  # fmt: skip
-    corpus.usage = f"{PROGRAM} corpus COMMANDE [ARGUMENTS]..."
-    below = corpus.add_subparsers(
-        dest="subname", title="Commandes", metavar="COMMANDE", parser_class=_Parser, prog=f"{PROGRAM} corpus"
-    )
-    listing = command("list", "Liste les documents du corpus.",
-                      "Liste les documents du corpus et le nombre de règles analysées dans chacun.", "",
-                      below, "corpus list")  # fmt: skip
-    _common(listing)
-    checking = command("check", "Liste les diagnostics des sources.",
-                       "Liste les diagnostics des sources : erreurs de numérotation, règles sans parent…", "",
-                       below, "corpus check")  # fmt: skip
+def _corpus_check(checking: _Parser) -> None:
     checking.add_argument("--strict", action="store_true", help="Code de sortie 1 s'il y a des diagnostics.")
     _common(checking)
-    dump = command("dump", "Affiche tous les enregistrements analysés.",
-                   "Affiche tous les enregistrements analysés (documents, règles, diagnostics).", "",
-                   below, "corpus dump")  # fmt: skip
-    _common(dump)
+
+
+class Command(NamedTuple):
+    """A command of the line: its ``name`` (``"show"``, ``"list"`` under
+    ``corpus``), one-line ``summary``, ``description``, the ``arguments`` of
+    its usage line, the function adding its arguments and options, and the
+    commands below it (``corpus``)."""
+
+    name: str
+    summary: str
+    description: str
+    arguments: str
+    define: Callable[[_Parser], None] | None = None
+    below: tuple[Command, ...] = ()
+
+
+#: Every command, in the order of the help.
+COMMAND_LINE = (
+    Command(
+        "show", "Affiche une règle par son numéro.",
+        "Affiche une règle par son numéro : contexte, exemples, sous-règles, puis ce qu'elle cite, ce qui la cite, "
+        "ses termes du glossaire, les décisions de la FAQ et ses autres éditions.", "NUMÉRO", _show,
+    ),
+    Command(
+        "search", "Recherche plein texte dans tout le corpus.",
+        "Recherche plein texte dans tout le corpus : règles, glossaire, cartes et décisions de la FAQ, cours.", "REQUÊTE",
+        _search,
+    ),
+    Command(
+        "define", "Définition d'un terme du glossaire.",
+        "Définition d'un terme du glossaire (accents, pluriels et fautes de frappe tolérés).", "TERME", _define,
+    ),
+    Command(
+        "ask", "Les règles qui s'appliquent à une situation.",
+        "Les règles qui s'appliquent à une situation décrite en mots de joueur, avec le glossaire, la FAQ et la "
+        "vérification.", "QUESTION", _ask,
+    ),
+    Command(
+        "check", "Effets continus et effets basés sur un état d'un scénario.",
+        "Calcule les caractéristiques couche par couche (effets continus, 418.5), puis applique les effets basés "
+        "sur un état (420) à un scénario : chaque couche et chaque vérification, les règles citées avec leur texte, "
+        "l'état final et le résultat.", "[SCÉNARIO]", _check,
+    ),
+    Command(
+        "graph", "Le voisinage d'une règle ou d'un terme dans le graphe des règles.",
+        "Le voisinage d'une règle ou d'un terme dans le graphe des règles, pour en faire une image.", "RÈGLE_OU_TERME",
+        _graph,
+    ),
+    Command(
+        "export", "Exporte des extraits annotés des règles, ou le livre hors ligne.",
+        "Exporte des extraits annotés des règles (Markdown, HTML imprimable, JSON), ou tout le corpus en livre HTML "
+        "hors ligne (--all).", "[SÉLECTION]...", _export,
+    ),
+    Command(
+        "index", "Reconstruit l'index du corpus.",
+        "Reconstruit l'index du corpus (sinon construit automatiquement au premier usage).", "", _common,
+    ),
+    Command(
+        "corpus", "Le corpus : documents, diagnostics des sources, enregistrements analysés.",
+        "Le corpus : documents, diagnostics des sources, enregistrements analysés.", "COMMANDE",
+        below=(
+            Command("list", "Liste les documents du corpus.",
+                    "Liste les documents du corpus et le nombre de règles analysées dans chacun.", "", _common),
+            Command("check", "Liste les diagnostics des sources.",
+                    "Liste les diagnostics des sources : erreurs de numérotation, règles sans parent…", "",
+                    _corpus_check),
+            Command("dump", "Affiche tous les enregistrements analysés.",
+                    "Affiche tous les enregistrements analysés (documents, règles, diagnostics).", "", _common),
+        ),
+    ),
+)  # fmt: skip
+
+
+def build(wanted: str | None = None) -> tuple[_Parser, dict[str, _Parser]]:
+    """The parser of ``rules-kb``, and the parser of each command by name
+    (``"corpus list"``). With ``wanted`` (the words of a command, as
+    :func:`wanted_command` reads them), only that command is added: building
+    every parser costs a good part of a lookup's time."""
+    root = _Parser(prog=PROGRAM, description=_DESCRIPTION, usage=f"{PROGRAM} COMMANDE [ARGUMENTS]...")
+    parsers: dict[str, _Parser] = {"": root}
+
+    def add(commands, command: Command, prefix: str = "") -> None:
+        full = f"{prefix}{command.name}"
+        if wanted is not None and not (wanted == full or wanted.startswith(full + " ")):
+            return
+        parser = commands.add_parser(
+            command.name, help=command.summary, description=command.description,
+            usage=(f"{PROGRAM} {full} {command.arguments} [ARGUMENTS]..." if command.below
+                   else f"{PROGRAM} {full} [OPTIONS] {command.arguments}".rstrip()),
+        )  # fmt: skip
+        parser.set_defaults(command=full)
+        parsers[full] = parser
+        if command.define is not None:
+            command.define(parser)
+        if command.below:
+            below = parser.add_subparsers(dest="subname", title="Commandes", metavar="COMMANDE", parser_class=_Parser,
+                                          prog=f"{PROGRAM} {full}")  # fmt: skip
+            for sub in command.below:
+                add(below, sub, f"{full} ")
+
+    commands = root.add_subparsers(dest="name", title="Commandes", metavar="COMMANDE", parser_class=_Parser, prog=PROGRAM)
+    for command in COMMAND_LINE:
+        add(commands, command)
     return root, parsers
+
+
+def wanted_command(args: list[str]) -> str | None:
+    """The command ``args`` name (``"show"``, ``"corpus list"``), or None
+    when they name none exactly (help, a misspelt command: every command is
+    then built, for the help and the suggestions)."""
+    names = {command.name: command for command in COMMAND_LINE}
+    if not args or args[0] not in names:
+        return None
+    command = names[args[0]]
+    if not command.below:
+        return command.name
+    below = {sub.name for sub in command.below}
+    return f"{command.name} {args[1]}" if len(args) > 1 and args[1] in below else None
 
 
 def french_message(message: str, parser: argparse.ArgumentParser) -> str:
@@ -278,7 +342,7 @@ def parse(args: list[str]) -> argparse.Namespace | int:
     """The options of ``rules-kb args``; or, having printed the help (exit
     code 0) or a French usage error with the command's usage (exit code 2),
     the exit code."""
-    parser, parsers = build()
+    parser, parsers = build(wanted_command(args))
     if not args:
         sys.stdout.write(parser.format_help())
         return 0
