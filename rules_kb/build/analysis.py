@@ -99,37 +99,42 @@ def stem(word: str) -> str:
 
 
 def _french_stemmer():
-    """Whoosh's French Snowball stemmer, imported without ``urllib.request``.
+    """Whoosh's French Snowball stemmer (:func:`whoosh_module`)."""
+    return whoosh_module("whoosh.lang.snowball.french").FrenchStemmer().stem
 
-    ``whoosh.compat`` imports :mod:`urllib.request` (with :mod:`http`,
-    :mod:`email`, :mod:`ssl`: 35 ms, three times Python's own start) only to
-    re-export ``urlretrieve``, which the stemmer never calls. While the
-    stemmer is imported, a stand-in module answers that one import; its
+
+def whoosh_module(name: str):
+    """The Whoosh module ``name``, imported without ``urllib.request``.
+
+    ``whoosh.compat``, which every Whoosh module imports, imports
+    :mod:`urllib.request` (with :mod:`http`, :mod:`email`, :mod:`ssl`:
+    35 ms, three times Python's own start) only to re-export
+    ``urlretrieve``, which rules-kb never calls. While ``whoosh.compat``
+    is first imported, a stand-in module answers that one import; its
     ``urlretrieve`` imports and calls the real one, and the stand-in is
     removed at once, so any later ``import urllib.request`` gets the real
     module.
     """
+    import importlib
     import sys
 
-    if "whoosh.compat" not in sys.modules and "urllib.request" not in sys.modules:
-        import types
+    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+        return importlib.import_module(name)
+    import types
 
-        def urlretrieve(*args, **kwargs):
-            from urllib.request import urlretrieve as real
+    def urlretrieve(*args, **kwargs):
+        from urllib.request import urlretrieve as real
 
-            return real(*args, **kwargs)
+        return real(*args, **kwargs)
 
-        stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.build.analysis).")
-        stand_in.urlretrieve = urlretrieve
-        sys.modules["urllib.request"] = stand_in
-        try:
-            from whoosh.lang.snowball.french import FrenchStemmer
-        finally:
-            if sys.modules.get("urllib.request") is stand_in:
-                del sys.modules["urllib.request"]
-    else:
-        from whoosh.lang.snowball.french import FrenchStemmer
-    return FrenchStemmer().stem
+    stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.build.analysis).")
+    stand_in.urlretrieve = urlretrieve
+    sys.modules["urllib.request"] = stand_in
+    try:
+        return importlib.import_module(name)
+    finally:
+        if sys.modules.get("urllib.request") is stand_in:
+            del sys.modules["urllib.request"]
 
 
 _DIGIT_RE = re.compile(r"\d")

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.build.analysis import analyze, analyze_numbers
+from rules_kb.build.analysis import analyze, analyze_numbers, whoosh_module
 from rules_kb.build.store import Lookup, Store
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import QueryError
@@ -219,8 +219,8 @@ def compute_tables(corpus: Corpus) -> IndexTables:
     over the number of documents; the idf is ``log(N / (df + 1)) + 1``.
     ``tests/test_search_index.py`` checks every posting against Whoosh's own scorer.
     """
-    from whoosh.util.numeric import byte_to_length, length_to_byte
-
+    numeric = whoosh_module("whoosh.util.numeric")
+    byte_to_length, length_to_byte = numeric.byte_to_length, numeric.length_to_byte
     documents = tuple(tuple(record.get(field, "") for field in DOCUMENT_FIELDS) for record in index_records(corpus))
     positions = {field: DOCUMENT_FIELDS.index(field) for field in FIELDS}
     postings: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
