@@ -26,12 +26,7 @@ CORPUS_OPTION = "--corpus"
 def _emit_json(data) -> None:
     import json  # only for --json
 
-    try:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader (e.g. `head`) went away: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(1) from None
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 # -- what to type next: the library names no command, the CLI does -------------------
@@ -350,4 +345,10 @@ def main(args: list[str] | None = None) -> int:
     import gc
 
     gc.freeze()  # a short-lived process: what is loaded stays
-    sys.exit(run(args))
+    try:
+        code = run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Python's documentation advises
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)

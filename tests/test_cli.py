@@ -216,6 +216,21 @@ def test_installed_script_runs_without_traceback(tmp_path):
     assert bad.returncode == 1 and "Traceback" not in bad.stderr and "999.9" in bad.stderr
 
 
+@pytest.mark.parametrize("json", [False, True])
+def test_a_reader_that_stops_early_gets_no_traceback(json):
+    """``rules-kb search … | head -1`` when ``head`` is gone before the answer is written: no traceback, code 1."""
+    script = Path(sys.executable).with_name("rules-kb")
+    args = [str(script), "search", "blessures", *(["--json"] if json else [])]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has already gone
+    try:
+        done = subprocess.run(args, stdout=write_end, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
 def test_unwritable_cache_folder_is_a_clear_error(run_cli, monkeypatch, tmp_path):
     blocker = tmp_path / "un-fichier"
     blocker.write_text("", encoding="utf-8")
