@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -179,3 +181,40 @@ def test_stemming_does_not_leave_urllib_behind():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_read_only_cache_still_answers_whoosh_queries(tmp_path, monkeypatch):
+    """No index/ yet and a cache folder that refuses new folders: the index is written elsewhere, for this process."""
+    from rules_kb import loader
+    from rules_kb.search import search
+
+    monkeypatch.setenv("RULES_KB_HOME", str(tmp_path))
+    kb = loader.open()
+    assert not (kb.cache_dir / "index").exists()
+    real = tempfile.mkdtemp
+
+    def refuse_cache_folder(*args, **kwargs):
+        if Path(kwargs.get("dir") or "") == kb.cache_dir:
+            raise PermissionError(13, "Permission denied")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse_cache_folder)
+    hits = search(kb, '"blessures fatales"', kinds=("rule",)).hits
+    assert hits[0].id == "420.5c"
+    assert not (kb.cache_dir / "index").exists()
+
+
+def test_an_unwritable_index_is_a_french_error(tmp_path, monkeypatch):
+    from rules_kb import loader
+    from rules_kb.core.errors import IndexBuildError
+    from rules_kb.search import search
+
+    monkeypatch.setenv("RULES_KB_HOME", str(tmp_path))
+    kb = loader.open()
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", full_disk)
+    with pytest.raises(IndexBuildError, match="Impossible d'écrire l'index de recherche"):
+        search(kb, "titre:couche")

@@ -22,6 +22,7 @@ and the hits of word queries against Whoosh.
 
 from __future__ import annotations
 
+import atexit
 import marshal
 import math
 import os
@@ -37,7 +38,7 @@ from typing import NamedTuple
 from rules_kb.build.analysis import analyze, analyze_numbers, whoosh_module
 from rules_kb.build.store import Lookup, Store
 from rules_kb.core.corpus import Progress, no_progress
-from rules_kb.core.errors import QueryError
+from rules_kb.core.errors import IndexBuildError, QueryError, describe_os_error
 from rules_kb.core.model import Corpus, RecordKind, card_node, glossary_node, rule_node, ruling_nodes
 
 #: The folder of the Whoosh index in a cache folder.
@@ -164,8 +165,7 @@ DOCUMENT_FIELDS = (*Stored._fields, "number", "cites")
 def write_whoosh(documents: Iterable[tuple], index_dir: Path, progress: Progress = no_progress) -> None:
     """Write the Whoosh index of ``documents`` (tuples of
     :data:`DOCUMENT_FIELDS`, numbered in order) into the new folder ``index_dir``."""
-    from whoosh import index
-
+    index = whoosh_module("whoosh.index")
     documents = list(documents)
     index_dir.mkdir(parents=True)
     ix = index.create_in(str(index_dir), schema())
@@ -512,32 +512,44 @@ class SearchIndex:
         tables the first time it is asked for (a query in Whoosh's query
         language), into the cache folder: written aside, then moved into
         place whole, so that two processes never see half an index. When
-        the cache folder is read-only it is written in a temporary folder
-        for this process. Raises :class:`OSError` when neither can be written."""
-        from whoosh import index
-
+        the cache folder is read-only it is written in a temporary folder,
+        removed when the process ends. Raises
+        :class:`rules_kb.core.errors.IndexBuildError` when neither can be written."""
         if self._whoosh is None:
+            index = whoosh_module("whoosh.index")
             folder = self.index_dir
-            if not folder.is_dir():
-                try:
-                    staging = Path(tempfile.mkdtemp(prefix=".index-", dir=folder.parent))
-                except OSError:
-                    folder = Path(tempfile.mkdtemp(prefix="rules-kb-index-")) / INDEX_DIR
-                    write_whoosh(self.documents(), folder)
-                else:
-                    try:
-                        write_whoosh(self.documents(), staging / INDEX_DIR)
-                        os.rename(staging / INDEX_DIR, folder)
-                    except OSError:
-                        if not folder.is_dir():
-                            raise
-                    finally:
-                        shutil.rmtree(staging, ignore_errors=True)
-            self._whoosh = index.open_dir(str(folder))
+            try:
+                if not folder.is_dir():
+                    folder = self._write_whoosh(folder)
+                self._whoosh = index.open_dir(str(folder))
+            except OSError as error:
+                raise IndexBuildError(
+                    f"Impossible d'écrire l'index de recherche dans « {folder.parent} » : {describe_os_error(error)}. "
+                    "Vérifiez la place disque ou choisissez un autre dossier de cache avec la variable RULES_KB_HOME.",
+                    str(folder.parent),
+                ) from None
         return self._whoosh
 
+    def _write_whoosh(self, folder: Path) -> Path:
+        """Write the Whoosh index as :meth:`whoosh` says; return its folder."""
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=".index-", dir=folder.parent))
+        except OSError:  # a read-only cache: an index for this process only
+            elsewhere = tempfile.mkdtemp(prefix="rules-kb-index-")
+            atexit.register(shutil.rmtree, elsewhere, True)
+            write_whoosh(self.documents(), Path(elsewhere) / INDEX_DIR)
+            return Path(elsewhere) / INDEX_DIR
+        try:
+            write_whoosh(self.documents(), staging / INDEX_DIR)
+            os.rename(staging / INDEX_DIR, folder)
+        except OSError:
+            if not folder.is_dir():  # else another process published it first
+                raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return folder
+
     def _whoosh_search(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
-        from whoosh import index
         from whoosh.qparser import MultifieldParser, WildcardPlugin
         from whoosh.query import And, Or
         from whoosh.query import Term as WhooshTerm
