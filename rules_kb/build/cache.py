@@ -4,9 +4,9 @@ The cache of one corpus is a folder ``<cache root>/<fingerprint>/`` holding
 ``rules-kb.sqlite`` (the records, the rule graph, the concept table of
 ``ask`` and the search tables: :mod:`rules_kb.build.store`), and later
 ``index/``, the Whoosh index written the first time a query in Whoosh's
-query language needs it (:meth:`rules_kb.build.index.SearchIndex.whoosh`). It is built in a private temporary folder
-beside it and moved into place at the end, so a cache folder is always
-complete; when another process published the same fingerprint meanwhile,
+query language needs it (:meth:`rules_kb.build.index.SearchIndex.whoosh`).
+It is built in a private temporary folder beside it and moved into place
+at the end, so a cache folder is always complete; when another process published the same fingerprint meanwhile,
 its folder is kept (unless the caller asks to replace it).
 
 :data:`STEPS` lists the build steps; each reads what the steps before it
