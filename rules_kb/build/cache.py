@@ -15,19 +15,20 @@ left in a :class:`Build` and adds its part.
 
 from __future__ import annotations
 
+import marshal
 import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules_kb.build import store
-from rules_kb.build import concepts, index
+from rules_kb.build import concepts, dense, index, store
 from rules_kb.build.concepts import ConceptTable, build_table
 from rules_kb.build.glossary import entry_keys
 from rules_kb.build.graph import Graph
 from rules_kb.build.index import IndexTables, compute_tables
 from rules_kb.build.linking import build_graph
+from rules_kb.build.situations import Situation, SituationTables, corpus_situations, situation_tables
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
@@ -53,6 +54,9 @@ class Build:
     concepts: ConceptTable | None = None
     tables: IndexTables | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    situations: tuple[Situation, ...] = ()
+    situation_tables: SituationTables | None = None
+    dense: dict | None = None
 
 
 def index_documents(build: Build) -> None:
@@ -76,6 +80,19 @@ def read_concepts(build: Build) -> None:
     build.concepts = build_table(build.corpus)
 
 
+def index_situations(build: Build) -> None:
+    """The situations of the corpus's rules and their lexical index (:mod:`rules_kb.build.situations`)."""
+    build.progress("Situations des règles", 0, 1)
+    build.situations = corpus_situations(build.corpus)
+    build.situation_tables = situation_tables(build.situations)
+
+
+def embed_records(build: Build) -> None:
+    """The vectors of the rules and situations (:mod:`rules_kb.build.dense`):
+    the bundled ones reused, the others embedded."""
+    build.dense = dense.embed_corpus(build.corpus, build.situations, build.progress)
+
+
 def write_store(build: Build) -> None:
     """The cache database (:mod:`rules_kb.build.store`)."""
     build.progress("Écriture du cache", 0, 1)
@@ -87,13 +104,17 @@ def write_store(build: Build) -> None:
         )  # fmt: skip
         concepts.write_table(connection, build.concepts)
         index.write_tables(connection, build.tables)
+        connection.execute("INSERT INTO meta VALUES (?, ?)", ("situations", marshal.dumps(build.situation_tables.as_data())))
+        dense.write_vectors(connection, build.dense)
         connection.commit()
     finally:
         connection.close()
 
 
 #: The build steps, in order.
-STEPS: tuple[Callable[[Build], None], ...] = (index_documents, link_records, read_concepts, write_store)
+STEPS: tuple[Callable[[Build], None], ...] = (
+    index_documents, link_records, read_concepts, index_situations, embed_records, write_store,
+)  # fmt: skip
 
 
 def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, replace: bool = False) -> Path:

