@@ -389,6 +389,8 @@ def answer(result, explain: bool = False) -> None:
         _section("Requête lancée sur l'index")
         console.print(Text(result.parsed or "(aucune)", style="dim"))
     _section("Règles applicables")
+    for note in result.notes:
+        console.print(Text(note, style="yellow"))
     if not result.rules:
         console.print("Aucune règle trouvée pour cette édition.")
     for rank, rule in enumerate(result.rules, start=1):
@@ -401,7 +403,7 @@ def answer(result, explain: bool = False) -> None:
             console.print(Padding(_highlighted(rule.snippet, rule.matches), (0, 0, 0, 3)))
         console.print(Padding(Text("Pourquoi : " + (rule.why or "mots de la question"), style="dim"), (0, 0, 0, 3)))
         if explain:
-            parts = ", ".join(f"{PARTS[name]} {value:.2f}" for name, value in rule.parts.items() if value)
+            parts = ", ".join(f"{PARTS[name]} {value:.2f}" for name, value in rule.parts.items() if round(value, 2))
             console.print(Padding(Text(f"Score {rule.score:.2f} = {parts}", style="dim"), (0, 0, 0, 3)))
     if result.glossary:
         _section("Glossaire")

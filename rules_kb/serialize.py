@@ -237,6 +237,7 @@ def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_tex
         },
         "terms": list(answer.terms),
         "query": answer.parsed,
+        "notes": list(answer.notes),
     }
 
 

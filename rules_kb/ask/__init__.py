@@ -10,18 +10,24 @@ adding to a :class:`~rules_kb.ask.reading.Reading`:
    pas" with the nearest terms, no rules;
 2. :func:`~rules_kb.ask.retrieve.search_words` — the index searched with
    the question's words and the concepts' words;
-3. :func:`~rules_kb.ask.rank.weigh_concepts` — each concept scores the
+3. :func:`~rules_kb.ask.semantic.search_situations` — the same words in
+   the situations of every rule, told as players tell them;
+4. :func:`~rules_kb.ask.semantic.weigh_dense` — the question's meaning
+   (its embedding, computed in a thread since the start) against every
+   rule and situation;
+5. :func:`~rules_kb.ask.rank.weigh_concepts` — each concept scores the
    rules it names through the graph;
-4. :func:`~rules_kb.ask.rank.expand_graph` — the best rules pass a share of
+6. :func:`~rules_kb.ask.rank.expand_graph` — the best rules pass a share of
    their score to the rules they cite;
-5. :func:`~rules_kb.ask.rank.favour_subrules` — the specific subrule before
+7. :func:`~rules_kb.ask.rank.favour_subrules` — the specific subrule before
    its heading;
-6. :func:`~rules_kb.ask.rank.place_among_siblings` — the first subrules
+8. :func:`~rules_kb.ask.rank.place_among_siblings` — the first subrules
    (which define) first;
-7. :func:`~rules_kb.ask.verify.verify` — the checker judges the board;
-8. :func:`~rules_kb.ask.rank.rank` — the rules, best first;
-9. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
-10. :func:`~rules_kb.ask.related.find_glossary` — the glossary entries of the concepts.
+9. :func:`~rules_kb.ask.verify.verify` — the checker judges the board;
+10. :func:`~rules_kb.ask.rank.rank` — the rules, best first, by their
+    signals times the weights learned from data (:mod:`rules_kb.ask.fusion`);
+11. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
+12. :func:`~rules_kb.ask.related.find_glossary` — the glossary entries of the concepts.
 
 ``RuleAnswer.parts`` of each rule say where its score came from.
 """
@@ -30,13 +36,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules_kb.ask import fusion
 from rules_kb.ask.answer import Answer, RuleAnswer, Verification
 from rules_kb.ask.rank import expand_graph, favour_subrules, place_among_siblings, rank, weigh_concepts
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.related import find_glossary, find_rulings
 from rules_kb.ask.retrieve import search_words
+from rules_kb.ask.semantic import fill_dense, search_situations, weigh_dense
 from rules_kb.ask.understand import understand
 from rules_kb.ask.verify import verify
+from rules_kb.build.dense import QueryVector, read_vectors
 from rules_kb.core.errors import QueryError
 from rules_kb.loader import KnowledgeBase
 
@@ -44,6 +53,8 @@ from rules_kb.loader import KnowledgeBase
 STEPS: tuple[Callable[[Reading], None], ...] = (
     understand,
     search_words,
+    search_situations,
+    weigh_dense,
     weigh_concepts,
     expand_graph,
     favour_subrules,
@@ -55,11 +66,12 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
 )
 
 
-def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = None) -> Answer:
+def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = None, dense: bool = True) -> Answer:
     """The rules that apply to ``question``, ranked, with the glossary terms,
     FAQ rulings and checker outcome that bear on it (see the module
     docstring). ``limit`` ≥ 1 rules; ``edition`` restricts the rules to one
-    edition (and the checker to it when it follows it). Raises
+    edition (and the checker to it when it follows it); ``dense`` false
+    leaves the embedding model out (the words alone). Raises
     :class:`QueryError` for a question without any word and
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
@@ -68,12 +80,15 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         raise QueryError(
             "La question est vide. Décrivez la situation, par exemple « ma 2/2 a pris 2 blessures, elle meurt ? »."
         )
-    reading = Reading(kb, question, limit, edition)
+    vector = QueryVector(question) if dense and not read_vectors(kb).empty else None
+    reading = Reading(kb, question, limit, edition, vector, fusion.weights(dense=vector is not None))
+    if dense and vector is None:
+        reading.notes.append("Recherche par le sens indisponible (aucun vecteur dans le cache) : règles trouvées par les mots seuls.")
     for step in STEPS:
         step(reading)
         if reading.unknown:
             return Answer(question, (), reading.recognition.corrections, reading.facts, (), (), (), Verification(),
-                          (), "", unknown=True, nearest=reading.nearest)  # fmt: skip
+                          (), "", unknown=True, nearest=reading.nearest, notes=tuple(reading.notes))  # fmt: skip
     return Answer(
         question=question,
         concepts=tuple(reading.concepts),
@@ -85,7 +100,26 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         verification=reading.verification,
         terms=tuple(dict.fromkeys([*reading.words.values(), *reading.expansion])),
         parsed=str(reading.query) if reading.query is not None else "",
+        notes=tuple(reading.notes),
     )
 
 
-__all__ = ["Answer", "RuleAnswer", "STEPS", "Verification", "ask"]
+def candidate_signals(
+    kb: KnowledgeBase, question: str, vector=None, hidden: frozenset[int] = frozenset(), edition: str | None = None
+) -> dict[str, dict[str, float]]:
+    """Rule node → its raw signal values (:data:`rules_kb.ask.fusion.FEATURES`)
+    for every candidate of ``question``, as :func:`ask` computes them before
+    ranking; what ``bench/train_fusion.py`` learns the weights from.
+    ``vector`` is the question's embedding (an object whose ``result()``
+    gives it, None: no dense signals); ``hidden`` situations are left out.
+    Empty for a question ``ask`` does not understand."""
+    reading = Reading(kb, question, 1, edition, vector, fusion.weights(dense=vector is not None), hidden)
+    for step in STEPS[: STEPS.index(rank)]:
+        step(reading)
+        if reading.unknown:
+            return {}
+    fill_dense(reading)
+    return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
+
+
+__all__ = ["Answer", "RuleAnswer", "STEPS", "Verification", "ask", "candidate_signals"]

@@ -13,7 +13,8 @@ from rules_kb.core.model import GlossaryEntry, Ruling
 #: The score parts, in the order ``--explain`` shows them, with their French names.
 PARTS = {
     "text": "texte", "coverage": "couverture", "position": "position", "concepts": "concepts", "graph": "graphe",
-    "checker": "vérification",
+    "checker": "vérification", "situations": "situations", "dense": "sens (règle)",
+    "dense_situations": "sens (situations)", "heading": "règle générale",
 }  # fmt: skip
 
 
@@ -21,7 +22,8 @@ class RuleAnswer(NamedTuple):
     """A rule proposed for a question.
 
     ``number``, ``edition`` and ``title`` of the rule; ``score`` the sum of
-    ``parts`` (:data:`PARTS` → float); ``why`` one French line: the
+    ``parts`` (:data:`PARTS` → float: each signal's value times its learned
+    weight, :mod:`rules_kb.ask.fusion`); ``why`` one French line: the
     concepts, the checker or the words that brought it; ``snippet`` an
     excerpt with the matched words at ``matches`` (``[start, end)`` ranges).
     """
@@ -67,7 +69,8 @@ class Answer(NamedTuple):
     searched, ``parsed`` the index query run (as Whoosh writes it).
     ``unknown`` is True when nothing in the question was recognised:
     ``rules`` is then empty and ``nearest`` lists the terms closest to its
-    words.
+    words. ``notes`` are French sentences on how the answer was made when
+    it is less than usual (the semantic search unavailable).
     """
 
     question: str
@@ -82,6 +85,7 @@ class Answer(NamedTuple):
     parsed: str
     unknown: bool = False
     nearest: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     def scenario_text(self) -> str:
         """The scenario TOML built from the question; raises

@@ -12,12 +12,15 @@ then rank them.
 - **Graph** (:func:`expand_graph`). The best rules pass a share of their
   score to the rules they cite (:data:`CITED_SHARE`; the best citing rule
   counts, and not a sibling citing its siblings).
-- **Specific first** (:func:`favour_subrules`). A heading keeps
-  :data:`HEADING_PENALTY` of its score when one of its subrules is itself
-  found by the words of the question.
+- **Specific first** (:func:`favour_subrules`). A heading one of whose
+  subrules is itself found by the words of the question is marked (part
+  ``heading``, whose learned weight is negative).
 - **Position** (:func:`place_among_siblings`). Among sibling subrules, the
   first ones (which define) come first.
-- **Ranking** (:func:`rank`), after the checker's part: the answers, best first.
+- **Ranking** (:func:`rank`), after the checker's part: the answers, best
+  first, by the sum of the parts times their learned weights
+  (:mod:`rules_kb.ask.fusion`); a rule whose number the question types is
+  the judge's own citation and comes first.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from __future__ import annotations
 import math
 
 from rules_kb.ask.answer import RuleAnswer
+from rules_kb.ask.fusion import contributions
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.retrieve import concept_stems
+from rules_kb.ask.semantic import fill_dense
 from rules_kb.build.concepts import ConceptKind, ConceptTable, Target, descendants
 from rules_kb.build.graph import Relation
 from rules_kb.build.index import snippet
@@ -47,8 +52,6 @@ USER_WEIGHT = 0.3
 #: Share of a rule's score passed to each rule it cites (at most :data:`CITED_CAP`).
 CITED_SHARE = 0.4
 CITED_CAP = 0.5
-#: A heading keeps this share of its score when one of its subrules matches the question's words.
-HEADING_PENALTY = 0.7
 #: How many of the best rules pass score to the rules they cite.
 EXPANDED = 8
 #: Weight of the concepts' part against the words' part (the best rule for the words scores 1).
@@ -156,7 +159,7 @@ def expand_graph(reading: Reading) -> None:
     ranked = sorted(candidates.parts, key=candidates.score, reverse=True)[:EXPANDED]
     passed: dict[str, tuple[float, str]] = {}
     for node in ranked:
-        share = min(CITED_CAP, CITED_SHARE * candidates.score(node))
+        share = max(0.0, min(CITED_CAP, CITED_SHARE * candidates.score(node)))
         source = kb.record(node)
         for edge in kb.graph.outgoing(node, Relation.CITES):
             target = kb.record(edge.target) if node_kind(edge.target) is RecordKind.RULE else None
@@ -171,8 +174,8 @@ def expand_graph(reading: Reading) -> None:
 
 
 def favour_subrules(reading: Reading) -> None:
-    """A heading keeps :data:`HEADING_PENALTY` of each part of its score when
-    one of its subrules is found by the question's words."""
+    """Part ``heading``: 1 for a heading one of whose subrules is found by
+    the question's words (the specific rule first)."""
     kb, candidates = reading.kb, reading.candidates
     headings: set[str] = set()
     for node, parts in candidates.parts.items():
@@ -184,8 +187,7 @@ def favour_subrules(reading: Reading) -> None:
             headings.add(parent)
             rule = kb.record(parent)
     for node in headings & candidates.parts.keys():
-        for part in candidates.parts[node]:
-            candidates.parts[node][part] *= HEADING_PENALTY
+        candidates.set(node, "heading", 1.0)
 
 
 def place_among_siblings(reading: Reading) -> None:
@@ -203,8 +205,12 @@ def place_among_siblings(reading: Reading) -> None:
 def rank(reading: Reading) -> None:
     """The answers: the ``limit`` best rules (one per number), best first, each
     with its score parts, its three best reasons and a snippet."""
+    fill_dense(reading)
     kb, candidates = reading.kb, reading.candidates
-    ordered = sorted(candidates.parts, key=lambda node: (-candidates.score(node), node))
+    weighted = contributions(candidates.parts, candidates.weights)
+    scores = {node: sum(parts.values()) for node, parts in weighted.items()}
+    typed = {node for concept in reading.concepts if concept.target.kind is ConceptKind.NUMBER for node in concept.target.nodes}
+    ordered = sorted(scores, key=lambda node: (node not in typed, -scores[node], node))
     answers: list[RuleAnswer] = []
     seen_numbers: set[str] = set()
     for node in ordered:
@@ -220,12 +226,12 @@ def rank(reading: Reading) -> None:
             RuleAnswer(
                 number=rule.number,
                 edition=rule.edition,
-                score=round(candidates.score(node), 4),
+                score=round(scores[node], 4),
                 title=rule.title,
                 why=" ; ".join(_ordered_reasons(reasons)[:3]),
                 snippet=text,
                 matches=matches,
-                parts={name: round(value, 4) for name, value in candidates.parts[node].items()},
+                parts={name: round(value, 4) for name, value in weighted[node].items()},
             )
         )
         if len(answers) >= reading.limit:

@@ -12,13 +12,16 @@ from rules_kb.loader import KnowledgeBase
 
 
 class Candidates:
-    """Score parts and reasons of the candidate rules, by graph node."""
+    """Signal values (``parts``, raw) and reasons of the candidate rules, by
+    graph node; ``weights`` (signal → learned weight,
+    :mod:`rules_kb.ask.fusion`) make their score."""
 
-    __slots__ = ("parts", "reasons")
+    __slots__ = ("parts", "reasons", "weights")
 
-    def __init__(self) -> None:
+    def __init__(self, weights: dict[str, float] | None = None) -> None:
         self.parts: dict[str, dict[str, float]] = {}
         self.reasons: dict[str, list[str]] = {}
+        self.weights: dict[str, float] = weights or dict.fromkeys(PARTS, 1.0)
 
     def add(self, node: str, part: str, value: float, reason: str = "") -> None:
         """Add ``value`` to the ``part`` (a key of :data:`PARTS`) of ``node``'s score, with a French ``reason``."""
@@ -29,9 +32,16 @@ class Candidates:
             if reason not in reasons:
                 reasons.append(reason)
 
+    def set(self, node: str, part: str, value: float) -> None:
+        """Set the ``part`` of ``node`` (a candidate already, or made one)."""
+        self.parts.setdefault(node, dict.fromkeys(PARTS, 0.0))[part] = value
+
     def score(self, node: str) -> float:
-        """The sum of ``node``'s parts."""
-        return sum(self.parts.get(node, {}).values())
+        """The sum of ``node``'s parts, each times its weight (its rank aside:
+        the score the graph passes on; the ranking's is
+        :func:`rules_kb.ask.fusion.contributions`)."""
+        weights = self.weights
+        return sum(value * weights.get(part, 0.0) for part, value in self.parts.get(node, {}).items())
 
 
 class Reading:
@@ -45,12 +55,19 @@ class Reading:
     :func:`rules_kb.ask.retrieve.search_words`: ``words`` (index term →
     word as typed), ``expansion`` (the documents' words for the concepts),
     ``query`` and ``terms`` (the index query and its terms), ``hits`` (the
-    rules found, by node). Then ``candidates`` are scored part by part;
+    rules found, by node). ``vector`` is the question's embedding being
+    computed (:class:`rules_kb.build.dense.QueryVector`, None without the
+    dense signals), ``hidden`` situations (by number) are left out of the
+    situation signals (to learn the fusion on the situations themselves),
+    ``notes`` say what the answer lacked. Then ``candidates`` are scored part by part;
     ``verification`` is the checker's; ``answers``, ``rulings`` and
     ``glossary`` make the answer.
     """
 
-    def __init__(self, kb: KnowledgeBase, question: str, limit: int, edition: str | None) -> None:
+    def __init__(
+        self, kb: KnowledgeBase, question: str, limit: int, edition: str | None, vector=None,
+        weights: dict[str, float] | None = None, hidden: frozenset[int] = frozenset(),
+    ) -> None:  # fmt: skip
         self.kb = kb
         self.index: SearchIndex = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
         self.table: ConceptTable = kb.cached("concepts", lambda: read_table(kb.store))
@@ -68,7 +85,11 @@ class Reading:
         self.query = None
         self.terms: frozenset[str] = frozenset()
         self.hits: dict[str, object] = {}
-        self.candidates = Candidates()
+        self.vector = vector
+        self.hidden = hidden
+        self.notes: list[str] = []
+        self.dense_parts: dict[str, dict[str, float]] = {}
+        self.candidates = Candidates(weights)
         self.verification = Verification()
         self.answers: list[RuleAnswer] = []
         self.rulings: tuple[Ruling, ...] = ()

@@ -1,0 +1,226 @@
+"""Learn the weights of ``ask``'s signals (:mod:`rules_kb.ask.fusion`).
+
+    .venv/bin/python bench/train_fusion.py            # learn, print, rewrite rules_kb/data/fusion.json
+    .venv/bin/python bench/train_fusion.py --check    # exit 1 when fusion.json is out of date
+    .venv/bin/python bench/train_fusion.py --dry-run  # learn and print only
+
+Needs the ``train`` extra (scikit-learn). The examples are the candidates
+of two kinds of questions whose right rules are known:
+
+- every situation of ``rules_kb/data/situations.jsonl`` whose rule has
+  others, asked as a question with itself left out of the situation
+  signals (its rule's other situations stay, as a player's question finds
+  them all);
+- every question of the tuning set, ``tests/eval/tuning.jsonl``.
+
+Each candidate is labelled right when its number is one of the question's
+answers. A listwise logistic ranker (:mod:`rules_kb.ask.fusion`) learns
+the weights, from reciprocal rank fusion (:data:`PRIOR`) and pulled towards
+it (:data:`REGULARISATION`); twice: with the dense signals and without them. The
+validation and test sets are never read here. The cross-validated figures
+printed (5 folds over the questions) say how the weights rank held-out
+questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import marshal
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.evaluation import load_questions, set_path  # noqa: E402
+from rules_kb import loader  # noqa: E402
+from rules_kb.ask import candidate_signals, fusion  # noqa: E402
+from rules_kb.build import dense  # noqa: E402
+from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations  # noqa: E402
+
+#: Query vectors computed once (not committed).
+CACHE = ROOT / "bench" / "results" / "query-vectors.marshal"
+#: The prior the weights are learned from: reciprocal rank fusion, every
+#: retrieval signal's rank weighing the same (Cormack et al., 2009), the
+#: other weights 0. The learned weights are this plus what the data shows.
+PRIOR = {
+    feature + fusion.RANK: 1.0
+    for feature in ("text", "situations", "concepts", "graph", "dense", "dense_situations", "checker")
+}
+#: Strength of the L2 penalty pulling the weights towards :data:`PRIOR`, and
+#: the share of the loss the tuning questions carry (the situations the
+#: rest): chosen among (0.1, 1, 10) × (0.5, 1) by the validation set's
+#: aggregate recall@1 + recall@3, never by one of its questions.
+REGULARISATION = 10.0
+TUNING_SHARE = 0.5
+#: Folds of the cross-validation.
+FOLDS = 5
+
+
+def inputs_fingerprint() -> str:
+    """SHA-256 of what the weights are learned from: the situations, the
+    tuning questions, the vectors' fingerprint and the signals' names."""
+    digest = hashlib.sha256()
+    digest.update(SITUATIONS_FILE.read_bytes())
+    digest.update(set_path("tuning").read_bytes())
+    digest.update(dense.read_package_rows()[1].encode())
+    digest.update(" ".join(fusion.FEATURES).encode())
+    return digest.hexdigest()
+
+
+class Given:
+    """A vector already computed, as :class:`rules_kb.build.dense.QueryVector` gives it."""
+
+    error = ""
+
+    def __init__(self, vector) -> None:
+        self.vector = vector
+
+    def result(self):
+        return self.vector
+
+
+def query_vectors(texts: list[str]) -> dict[str, list[float]]:
+    """Text key → query embedding of every text (kept in :data:`CACHE`)."""
+    known = marshal.loads(CACHE.read_bytes()) if CACHE.is_file() else {}
+    missing = [text for text in dict.fromkeys(texts) if dense.text_key(text) not in known]
+    model = dense.encoder() if missing else None
+    for start in range(0, len(missing), 32):
+        batch = missing[start : start + 32]
+        for text, vector in zip(batch, model.embed(batch, query=True)):
+            known[dense.text_key(text)] = list(vector)
+        print(f"\rvecteurs des questions : {start + len(batch)}/{len(missing)}", end="", file=sys.stderr)
+    if missing:
+        CACHE.parent.mkdir(parents=True, exist_ok=True)
+        CACHE.write_bytes(marshal.dumps(known))
+        print(file=sys.stderr)
+    return known
+
+
+def examples(kb, with_dense: bool) -> list[tuple[str, dict[str, dict[str, float]], frozenset[str]]]:
+    """(question id, candidate → signals, right rule nodes) of every training question."""
+    situations = corpus_situations(kb.corpus)
+    questions = load_questions(set_path("tuning"))
+    vectors = query_vectors([s.text for s in situations] + [q.question for q in questions]) if with_dense else {}
+    found = []
+
+    def vector(text: str):
+        return Given(vectors[dense.text_key(text)]) if with_dense else None
+
+    per_rule = Counter(situation.node for situation in situations)
+    for number, situation in enumerate(situations):
+        if per_rule[situation.node] < 2:
+            continue  # left out, its rule would have no situation left
+        signals = candidate_signals(kb, situation.text, vector(situation.text), frozenset({number}))
+        found.append((f"s{number}", signals, frozenset({situation.node})))
+        if number % 200 == 0:
+            print(f"\rsituations : {number}/{len(situations)}", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    for question in questions:
+        signals = candidate_signals(kb, question.question, vector(question.question))
+        right = frozenset(node for node in signals if node.split(":", 2)[2] in question.answers)
+        found.append((f"q{question.id}", signals, right))
+    return found
+
+
+def cached_examples(kb, with_dense: bool, fingerprint: str, reuse: bool):
+    """:func:`examples`, kept in ``bench/results/`` and reused with ``reuse``
+    when made from the same inputs."""
+    path = CACHE.with_name(f"fusion-examples-{'dense' if with_dense else 'lexical'}.marshal")
+    if reuse and path.is_file():
+        saved, rows = marshal.loads(path.read_bytes())
+        if saved == fingerprint:
+            return [(qid, signals, frozenset(right)) for qid, signals, right in rows]
+    rows = examples(kb, with_dense)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(marshal.dumps((fingerprint, [(qid, signals, list(right)) for qid, signals, right in rows])))
+    return rows
+
+
+def fit(rows, names: tuple[str, ...], folds: int = FOLDS, prior: dict[str, float] | None = None) -> tuple[dict[str, float], dict]:
+    """Weights (name of :data:`fusion.WEIGHT_NAMES` → float) learned on
+    every row by the listwise ranker (:mod:`rules_kb.ask.fusion`), starting
+    from and pulled towards ``prior``, the tuning questions (ids ``q…``)
+    carrying :data:`TUNING_SHARE` of the loss; and the cross-validated
+    recall@1/@3 of ranking held-out questions with them."""
+    import numpy as np
+    from scipy.optimize import minimize
+    from scipy.special import logsumexp
+
+    usable = [(qid, signals, right) for qid, signals, right in rows if right & signals.keys()]
+    columns = [fusion.WEIGHT_NAMES.index(name) for name in names]
+    lists = []
+    for _, signals, right in usable:
+        designed = fusion.design(signals)
+        nodes = list(designed)
+        lists.append((np.array([[designed[n][c] for c in columns] for n in nodes]), np.array([n in right for n in nodes])))
+    tuning = [qid.startswith("q") for qid, _, _ in usable]
+
+    start = np.array([(prior or {}).get(name, 0.0) for name in names])
+
+    def learn(subset):
+        counts = {True: sum(1 for _, _, t in subset if t), False: sum(1 for _, _, t in subset if not t)}
+        shares = {True: TUNING_SHARE, False: 1 - TUNING_SHARE} if all(counts.values()) else {True: 1.0, False: 1.0}
+
+        def loss(w):
+            total, gradient = REGULARISATION * (w - start) @ (w - start) / 2, REGULARISATION * (w - start)
+            for X, right, is_tuning in subset:
+                weight = shares[is_tuning] / counts[is_tuning]
+                scores = X @ w
+                every, good = logsumexp(scores), logsumexp(scores[right])
+                total += weight * (every - good)
+                p_all = np.exp(scores - every)
+                p_good = np.zeros_like(scores)
+                p_good[right] = np.exp(scores[right] - good)
+                gradient = gradient + weight * (X.T @ (p_all - p_good))
+            return total, gradient
+
+        w = minimize(loss, start.copy(), jac=True, method="L-BFGS-B").x
+        return w
+
+    lists = [(X, right, is_tuning) for (X, right), is_tuning in zip(lists, tuning)]
+    hits = {1: 0, 3: 0}
+    for fold in range(folds):
+        w = learn([item for i, item in enumerate(lists) if i % folds != fold])
+        for X, right, _ in (item for i, item in enumerate(lists) if i % folds == fold):
+            order = np.argsort(-(X @ w), kind="stable")
+            for k in hits:
+                hits[k] += bool(right[order[:k]].any())
+    w = learn(lists)
+    total = max(1, len(usable))
+    figures = {f"recall@{k}": round(v / total, 4) for k, v in hits.items()}
+    figures |= {"questions": len(usable), "without_right_candidate": len(rows) - len(usable)}
+    return dict(zip(names, (float(x) for x in w))), figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Apprendre les poids de la fusion des signaux de « ask ».")
+    parser.add_argument("--check", action="store_true", help="vérifier seulement que fusion.json est à jour")
+    parser.add_argument("--dry-run", action="store_true", help="apprendre et afficher sans écrire")
+    parser.add_argument("--reuse", action="store_true", help="reprendre les signaux calculés au dernier passage")
+    args = parser.parse_args()
+    fingerprint = inputs_fingerprint()
+    if args.check:
+        fresh = fusion.trained_fingerprint() == fingerprint
+        print("à jour" if fresh else "périmés : relancez bench/train_fusion.py")
+        return 0 if fresh else 1
+    kb = loader.open()
+    result = {"fingerprint": fingerprint, "features": list(fusion.FEATURES)}
+    for name, with_dense in (("dense", True), ("lexical", False)):
+        names = tuple(n for n in fusion.WEIGHT_NAMES if with_dense or n.split(fusion.RANK)[0] not in fusion.DENSE_FEATURES)
+        rows = cached_examples(kb, with_dense, fingerprint, args.reuse)
+        weights, figures = fit(rows, names, prior=PRIOR)
+        result[name] = {n: round(weights.get(n, 0.0), 6) for n in fusion.WEIGHT_NAMES}
+        result[f"{name}_cross_validation"] = figures
+        print(name, json.dumps(result[name]), figures)
+    if not args.dry_run:
+        fusion.WEIGHTS_FILE.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        print(f"écrit : {fusion.WEIGHTS_FILE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
