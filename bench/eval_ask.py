@@ -1,13 +1,17 @@
-"""Evaluate ``ask`` on players' questions, side by side with a plain BM25 baseline.
+"""Evaluate ``ask`` on the three question sets, beside plain BM25 and the dense retriever alone.
 
-    .venv/bin/python bench/eval_ask.py            # figures and misses
-    .venv/bin/python bench/eval_ask.py --json     # the same, as JSON
+    .venv/bin/python bench/eval_ask.py                      # the README table: every set, every system
+    .venv/bin/python bench/eval_ask.py --set validation     # one set
+    .venv/bin/python bench/eval_ask.py --json               # the same, as JSON
+    .venv/bin/python bench/eval_ask.py --misses             # and the tuning questions ask misses at 3
 
-Reads ``tests/eval/questions.jsonl`` (see :mod:`bench.evaluation` for
-the format, recall@k and MRR), runs ``ask`` (5 rules a question) and the
-baseline (Whoosh defaults on the raw rule texts), and prints recall@1,
-recall@3, recall@5 and MRR of both, then every question ``ask`` misses at
-3 with what it proposed. The figures of the README come from this script.
+Reads ``tests/eval/{tuning,validation,test}.jsonl`` (see
+:mod:`bench.evaluation` and ``tests/eval/README.md``), runs ``ask`` (5
+rules a question), ``ask`` without the embedding model, plain BM25 and the
+dense retriever, and prints recall@1, @3, @5, MRR and the share of
+questions with all their rules in the top 5. Misses are listed for the
+tuning set only: the validation set guides by its figures, the test set is
+scored and reported. The figures of the README come from this script.
 """
 
 from __future__ import annotations
@@ -15,56 +19,60 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.evaluation import CUTOFFS, ask_system, baseline_system, load_questions, score  # noqa: E402
+from bench.evaluation import (  # noqa: E402
+    CUTOFFS, SETS, ask_system, baseline_system, dense_system, load_questions, score, set_path,
+)  # fmt: skip
 from rules_kb import loader  # noqa: E402
 
-QUESTIONS = ROOT / "tests" / "eval" / "questions.jsonl"
+#: The systems compared, by name, and how to make each.
+SYSTEMS = {
+    "ask": lambda kb: ask_system(kb),
+    "ask sans sens": lambda kb: ask_system(kb, dense=False),
+    "bm25": baseline_system,
+    "dense": dense_system,
+}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Rappel@k et MRR de « ask » et d'un BM25 simple.")
-    parser.add_argument("--questions", default=str(QUESTIONS), help="fichier JSONL des questions")
+    parser = argparse.ArgumentParser(description="Rappel@k, MRR et « toutes en 5 » de « ask », d'un BM25 simple et du retriever dense.")
+    parser.add_argument("--set", choices=SETS, action="append", help="jeu de questions (par défaut : les trois)")
     parser.add_argument("--json", action="store_true", help="résultats en JSON")
+    parser.add_argument("--misses", action="store_true", help="lister les questions du jeu d'ajustement manquées à 3")
     args = parser.parse_args()
 
-    questions = load_questions(args.questions)
     kb = loader.open()
-    systems = {"ask": score(questions, ask_system(kb)), "bm25": score(questions, baseline_system(kb))}
+    systems = {name: make(kb) for name, make in SYSTEMS.items()}
+    results = {}
+    for name in args.set or SETS:
+        questions = load_questions(set_path(name))
+        results[name] = (questions, {system: score(questions, propose) for system, propose in systems.items()})
     if args.json:
         print(json.dumps({
-            "questions": len(questions),
-            "systems": {
-                name: {"recall": {str(k): v for k, v in s.recall.items()}, "mrr": s.mrr,
-                       "missed_at_3": [q.id for q in questions if not 0 < s.ranks[q.id] <= 3]}
-                for name, s in systems.items()
-            },
+            name: {"questions": len(questions), "systems": {system: s.as_dict() for system, s in scores.items()}}
+            for name, (questions, scores) in results.items()
         }, ensure_ascii=False, indent=2))  # fmt: skip
         return 0
-    kinds = Counter(question.kind for question in questions)
-    print(f"{len(questions)} questions ({', '.join(f'{kind} {count}' for kind, count in sorted(kinds.items()))})\n")
-    print(f"{'':10}" + "".join(f"{'rappel@' + str(k):>11}" for k in CUTOFFS) + f"{'MRR':>8}")
-    for name, result in systems.items():
-        print(f"{name:10}" + "".join(f"{result.recall[k]:>11.3f}" for k in CUTOFFS) + f"{result.mrr:>8.3f}")
-    ask = systems["ask"]
-    missed = [q for q in questions if not 0 < ask.ranks[q.id] <= 3]
-    print(f"\nQuestions manquées par ask (rang > 3) : {len(missed)}")
-    for question in missed:
-        rank = ask.ranks[question.id]
-        print(f"  #{question.id} [{question.kind}] {question.question}")
-        print(f"      attendu {', '.join(question.expected)} ; rang {rank or '—'} ; proposé {', '.join(ask.proposed[question.id]) or '—'}")
-    base = systems["bm25"]
-    base_missed = [q for q in questions if not 0 < base.ranks[q.id] <= 3]
-    print(f"\nQuestions manquées par bm25 (rang > 3) : {len(base_missed)}")
-    for question in base_missed:
-        print(f"  #{question.id} {question.question} — proposé {', '.join(base.proposed[question.id]) or '—'}")
+    header = f"{'':16}" + "".join(f"{'rappel@' + str(k):>11}" for k in CUTOFFS) + f"{'MRR':>8}{'toutes@5':>10}"
+    for name, (questions, scores) in results.items():
+        print(f"\n{name} — {len(questions)} questions\n{header}")
+        for system, s in scores.items():
+            print(f"{system:16}" + "".join(f"{s.recall[k]:>11.3f}" for k in CUTOFFS) + f"{s.mrr:>8.3f}{s.all_at_5:>10.3f}")
+    if args.misses and "tuning" in results:
+        questions, scores = results["tuning"]
+        ask = scores["ask"]
+        missed = [q for q in questions if not 0 < ask.ranks[q.id] <= 3]
+        print(f"\nQuestions du jeu d'ajustement manquées par ask (rang > 3) : {len(missed)}")
+        for question in missed:
+            rank = ask.ranks[question.id]
+            print(f"  #{question.id} [{question.kind}] {question.question}")
+            print(f"      attendu {', '.join(question.expected)} ; rang {rank or '—'} ; proposé {', '.join(ask.proposed[question.id]) or '—'}")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -1,60 +1,96 @@
-"""Measuring ``ask``: recall@k and MRR on players' questions, against a plain BM25 baseline.
+"""Measuring ``ask``: recall@k, MRR and "all rules in the top 5" on players'
+questions, against plain BM25 and the dense retriever alone.
 
-The questions are ``tests/eval/questions.jsonl``: one JSON object a line,
-``{"id", "kind", "question", "expected": [rule numbers]}`` — the rules a
-judge would cite, any of which answers the question. A question is found
-at ``k`` when one of its expected numbers is among the first ``k`` rules
-proposed; recall@k is the share of questions found at ``k``; MRR the mean
-of ``1 / rank`` of the first expected rule (0 when none is in the first
-:data:`DEPTH`).
+The question sets are in ``tests/eval/`` (see its README): ``tuning.jsonl``
+(read freely), ``validation.jsonl`` (its aggregate figures guide choices)
+and ``test.jsonl`` (scored at the end of an issue, never used to choose).
+One JSON object a line: ``{"id", "question", "expected": [rule numbers]}``,
+with optionally ``"equivalents": {number: [numbers]}``, ``"kind"``,
+``"chapter"`` and ``"names_concept"``. The expected rules are those a
+judge would cite, the most decisive first; an equivalent is accepted in
+place of its rule.
 
-The baseline is full-text search as it comes: Whoosh's defaults (standard
-analyzer, BM25F) on the raw rule texts (title, text, examples), every
-word of the question joined by OR (with Whoosh's default AND almost no
-question finds a rule), no concepts, no graph, no checker.
+A question is found at ``k`` when one of its accepted numbers is among the
+first ``k`` rules proposed; recall@k is the share of questions found at
+``k``; MRR the mean of ``1 / rank`` of the first accepted rule (0 when none
+is in the first :data:`DEPTH`); "all in top 5" the share of questions whose
+every expected rule (or one of its equivalents) is in the first 5.
+
+The baselines: **bm25** is full-text search as it comes, Whoosh's defaults
+(standard analyzer, BM25F) on the raw rule texts (title, text, examples),
+every word of the question joined by OR, no concepts, no graph, no checker;
+**dense** ranks the rules by the cosine of the question's embedding with the
+rule's own text and its situations (:mod:`rules_kb.build.dense`), nothing else.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from rules_kb.ask import ask
 
 #: How many rules each system proposes per question.
 DEPTH = 5
 #: The cut-offs reported.
 CUTOFFS = (1, 3, 5)
+#: The folder of the question sets, and the sets in the order they are reported.
+EVAL_DIR = Path(__file__).resolve().parent.parent / "tests" / "eval"
+SETS = ("tuning", "validation", "test")
+
+
+def set_path(name: str) -> Path:
+    """The file of the question set ``name`` (one of :data:`SETS`)."""
+    return EVAL_DIR / f"{name}.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One evaluation question: ``id``, ``kind`` (what it covers: a chapter,
-    "vérification", "mot-clé", "faute de frappe", "carte FAQ", "glossaire"),
-    the ``question`` as a player asks it and the ``expected`` rule numbers."""
+    """One evaluation question: ``id``, ``question`` as a player tells it,
+    the ``expected`` rule numbers (most decisive first), ``equivalents``
+    (number → numbers accepted in its place), ``kind`` (what it covers, for
+    the tuning set), ``chapter`` (1–5, 0 when not given) and
+    ``names_concept`` (None when not given)."""
 
-    id: int
-    kind: str
+    id: str
     question: str
     expected: tuple[str, ...]
+    equivalents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    kind: str = ""
+    chapter: int = 0
+    names_concept: bool | None = None
+
+    def accepted(self, number: str) -> tuple[str, ...]:
+        """``number`` and its equivalents."""
+        return (number, *self.equivalents.get(number, ()))
+
+    @property
+    def answers(self) -> frozenset[str]:
+        """Every number that counts as a right answer."""
+        return frozenset(n for number in self.expected for n in self.accepted(number))
 
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """A system's figures: ``recall`` by cut-off, ``mrr``, and for each
-    question the ``ranks`` (1-based rank of the first expected rule, 0 if
+    """A system's figures: ``recall`` by cut-off, ``mrr``, ``all_at_5`` (share
+    of questions with every expected rule in the first 5), and for each
+    question id the ``ranks`` (1-based rank of the first right rule, 0 if
     not found) and the rules it proposed (``proposed``)."""
 
     recall: dict[int, float]
     mrr: float
-    ranks: dict[int, int]
-    proposed: dict[int, tuple[str, ...]]
+    all_at_5: float
+    ranks: dict[str, int]
+    proposed: dict[str, tuple[str, ...]]
+
+    def as_dict(self) -> dict:
+        """The aggregate figures as JSON-ready data."""
+        return {"recall": {str(k): round(v, 4) for k, v in self.recall.items()}, "mrr": round(self.mrr, 4),
+                "all_at_5": round(self.all_at_5, 4)}  # fmt: skip
 
 
 class EvaluationError(ValueError):
-    """A line of the questions file is not a valid question (``line``, from 1)."""
+    """A line of a questions file is not a valid question (``line``, from 1)."""
 
     def __init__(self, message: str, path: str, line: int) -> None:
         self.path = path
@@ -62,10 +98,15 @@ class EvaluationError(ValueError):
         super().__init__(f"{path}, ligne {line} : {message}")
 
 
+def _numbers(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(n, str) and n for n in value)
+
+
 def load_questions(path: str | Path) -> tuple[Question, ...]:
     """The questions of a JSON-lines file; raises :class:`EvaluationError`
-    for a line that is not an object with a non-empty ``question`` and a
-    non-empty list ``expected``."""
+    for a line that is not an object with a non-empty ``question``, a
+    non-empty list ``expected`` of numbers and, if present, an object
+    ``equivalents`` of lists of numbers."""
     questions = []
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -76,35 +117,62 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
             raise EvaluationError(f"JSON invalide ({error.msg})", str(path), number) from None
         if not isinstance(data, dict) or not str(data.get("question", "")).strip():
             raise EvaluationError("objet avec une clé « question » attendu", str(path), number)
-        expected = data.get("expected")
-        if not isinstance(expected, list) or not expected or not all(isinstance(n, str) for n in expected):
+        if not _numbers(data.get("expected")):
             raise EvaluationError("« expected » doit être une liste non vide de numéros de règle", str(path), number)
-        questions.append(Question(int(data.get("id", number)), str(data.get("kind", "")), data["question"], tuple(expected)))
+        equivalents = data.get("equivalents") or {}
+        if not isinstance(equivalents, dict) or not all(_numbers(v) for v in equivalents.values()):
+            raise EvaluationError("« equivalents » doit associer des numéros à des listes de numéros", str(path), number)
+        concept = data.get("names_concept")
+        questions.append(Question(
+            id=str(data.get("id", number)), question=data["question"], expected=tuple(data["expected"]),
+            equivalents={key: tuple(value) for key, value in equivalents.items()}, kind=str(data.get("kind", "")),
+            chapter=int(data.get("chapter") or 0), names_concept=concept if isinstance(concept, bool) else None,
+        ))  # fmt: skip
     return tuple(questions)
 
 
 def score(questions: Iterable[Question], propose: Callable[[str], list[str]]) -> Scores:
     """Run ``propose(question) → rule numbers, best first`` on every question."""
-    ranks: dict[int, int] = {}
-    proposed: dict[int, tuple[str, ...]] = {}
+    ranks: dict[str, int] = {}
+    proposed: dict[str, tuple[str, ...]] = {}
+    complete = 0
     questions = tuple(questions)
     for question in questions:
-        numbers = tuple(propose(question.question))[:DEPTH]
+        numbers = tuple(dict.fromkeys(propose(question.question)))[:DEPTH]
         proposed[question.id] = numbers
-        rank = next((position for position, number in enumerate(numbers, start=1) if number in question.expected), 0)
-        ranks[question.id] = rank
+        answers = question.answers
+        ranks[question.id] = next((rank for rank, number in enumerate(numbers, start=1) if number in answers), 0)
+        top = set(numbers[:5])
+        complete += all(top.intersection(question.accepted(number)) for number in question.expected)
     total = max(1, len(questions))
     recall = {k: sum(1 for rank in ranks.values() if 0 < rank <= k) / total for k in CUTOFFS}
     mrr = sum(1 / rank for rank in ranks.values() if rank) / total
-    return Scores(recall, mrr, ranks, proposed)
+    return Scores(recall, mrr, complete / total, ranks, proposed)
 
 
-def ask_system(kb, edition: str | None = None) -> Callable[[str], list[str]]:
-    """``ask`` as a system to score: the rule numbers it proposes."""
+def ask_system(kb, edition: str | None = None, dense: bool = True) -> Callable[[str], list[str]]:
+    """``ask`` as a system to score: the rule numbers it proposes (with the
+    dense retriever unless ``dense`` is false)."""
+    from rules_kb.ask import ask
 
     def propose(question: str) -> list[str]:
-        answer = ask(kb, question, limit=DEPTH, edition=edition)
+        answer = ask(kb, question, limit=DEPTH, edition=edition, dense=dense)
         return [rule.number for rule in answer.rules]
+
+    return propose
+
+
+def dense_system(kb, edition: str | None = None) -> Callable[[str], list[str]]:
+    """The dense retriever alone: the rules of ``edition`` (default: the
+    knowledge base's) whose text or situations are closest to the question."""
+    from rules_kb.build.dense import read_vectors
+
+    vectors = read_vectors(kb)
+    wanted = edition or kb.default_edition
+
+    def propose(question: str) -> list[str]:
+        ranked = vectors.rank_rules(vectors.embed_query(question), wanted)
+        return [node.split(":", 2)[2] for node, _ in ranked[:DEPTH]]
 
     return propose
 

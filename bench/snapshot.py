@@ -23,7 +23,7 @@ in the working folder, name → text). The invocations, in this order:
    checkout installed in this interpreter), in the same working folder:
    ``show`` of every rule of edition 2004 and a few others, ``define`` of
    every glossary headword and of misspelt terms, ``search`` and ``ask`` of
-   many queries (every question of ``tests/eval/questions.jsonl``),
+   many queries (every question of ``tests/eval/tuning.jsonl``),
    ``check`` of every bundled example, ``graph``, ``corpus``, ``export``
    and ``index``; each with and without ``--json``.
 
@@ -66,7 +66,7 @@ except ImportError:  # run as a module (python -m bench.snapshot)
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-QUESTIONS = ROOT / "tests" / "eval" / "questions.jsonl"
+QUESTIONS = ROOT / "tests" / "eval" / "tuning.jsonl"
 
 #: ``show`` beyond the rules of 2004: (number, extra options).
 SHOW_EXTRA = (("611.2a", ["--edition", "2011"]), ("201.3", ["--edition", "2011"]), ("420.5n", []),
