@@ -16,10 +16,11 @@ interpreter itself: each round times ``python -c pass`` (this interpreter,
 machine at the same moment; a command's ratio is its median divided by the
 median of ``python -c pass``.
 
-Budgets are ratios: show ≤ 5, define ≤ 6, search ≤ 8, check ≤ 8, ask ≤ 12.
-The exports keep absolute budgets (HTML ≤ 300 ms, a question in Markdown
+Budgets are ratios: show ≤ 5, define ≤ 6, search ≤ 8, check ≤ 8, ask ≤ 15
+(with the embedding model: a short question, a question the checker does not
+judge, a story of 40 words). The exports keep absolute budgets (HTML ≤ 300 ms, a question in Markdown
 ≤ 400 ms, the offline book ≤ 3 s) and the first build (``rules-kb index``
-into an empty cache folder) ≤ 2 s; their ratio is printed too. The cache
+into an empty cache folder, the bundled vectors reused) ≤ 3 s; their ratio is printed too. The cache
 lives in a temporary RULES_KB_HOME, so the user's cache is left alone.
 """
 
@@ -40,6 +41,10 @@ from pathlib import Path
 #: The example scenarios copied into the cache folder for ``check``.
 EXAMPLES = ("blessures-fatales", "couches-dependance")
 QUESTION = "ma 2/2 a pris 2 dégâts elle meurt ?"
+STORY = (
+    "je lance un sort qui détruit un artefact ciblé mais avant qu'il se résolve mon adversaire renvoie "
+    "l'artefact dans sa main, mon sort fait quand même quelque chose ?"
+)  # issue 18's second question
 #: The project's packages, compiled to bytecode before timing.
 PACKAGES = ("rules_kb", "cli", "indexer")
 
@@ -51,12 +56,13 @@ CASES = (
     ("search", ["search", "blessures fatales"], 8.0, "×"),
     ("check", ["check", "{home}/blessures-fatales.toml"], 8.0, "×"),  # a state-based action
     ("check (couches)", ["check", "{home}/couches-dependance.toml"], 8.0, "×"),  # layers, a dependency
-    ("ask", ["ask", QUESTION], 12.0, "×"),  # judged by the checker
-    ("ask (sans vérification)", ["ask", "il a trample et je bloque avec une 1/1"], 12.0, "×"),
+    ("ask", ["ask", QUESTION], 15.0, "×"),  # judged by the checker
+    ("ask (sans vérification)", ["ask", "il a trample et je bloque avec une 1/1"], 15.0, "×"),
+    ("ask (récit)", ["ask", STORY], 15.0, "×"),
     ("export (HTML)", ["export", "420.5", "--format", "html"], 0.300, "s"),
     ("export (question, md)", ["export", "--ask", "ma 2/2 a pris 2 dégâts", "--format", "md"], 0.400, "s"),
     ("export --all (livre)", ["export", "--all", "-o", "{home}/livre", "--force"], 3.0, "s"),
-    ("construction (index)", ["index"], 2.0, "s"),  # the first build: into an empty cache folder
+    ("construction (index)", ["index"], 3.0, "s"),  # the first build: into an empty cache folder
 )
 #: The case timed into a new empty cache folder each time.
 BUILD = "construction (index)"

@@ -160,6 +160,9 @@ def define(options) -> int:
 
 def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
+    from rules_kb.build.dense import prefetch
+
+    prefetch(options.question)  # the model embeds the question while the corpus opens
     from cli import render
     from rules_kb import serialize
     from rules_kb.ask import ask as answer_question

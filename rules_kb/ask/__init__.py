@@ -45,7 +45,7 @@ from rules_kb.ask.retrieve import search_words
 from rules_kb.ask.semantic import fill_dense, search_situations, weigh_dense
 from rules_kb.ask.understand import understand
 from rules_kb.ask.verify import verify
-from rules_kb.build.dense import QueryVector, read_vectors
+from rules_kb.build.dense import prefetch, query_vector, read_vectors
 from rules_kb.core.errors import QueryError
 from rules_kb.loader import KnowledgeBase
 
@@ -80,7 +80,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         raise QueryError(
             "La question est vide. Décrivez la situation, par exemple « ma 2/2 a pris 2 blessures, elle meurt ? »."
         )
-    vector = QueryVector(question) if dense and not read_vectors(kb).empty else None
+    vector = query_vector(question) if dense and not read_vectors(kb).empty else None
     reading = Reading(kb, question, limit, edition, vector, fusion.weights(dense=vector is not None))
     if dense and vector is None:
         reading.notes.append("Recherche par le sens indisponible (aucun vecteur dans le cache) : règles trouvées par les mots seuls.")
@@ -122,4 +122,4 @@ def candidate_signals(
     return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
 
 
-__all__ = ["Answer", "RuleAnswer", "STEPS", "Verification", "ask", "candidate_signals"]
+__all__ = ["Answer", "RuleAnswer", "STEPS", "Verification", "ask", "candidate_signals", "prefetch"]

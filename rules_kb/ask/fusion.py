@@ -2,12 +2,12 @@
 
 Each candidate rule has one value per signal (:data:`FEATURES`, the keys of
 :data:`rules_kb.ask.answer.PARTS`): the words' BM25F (``text``) and
-coverage, the situations' BM25 (``situations``), the concepts through the
-graph, the rules citing it (``graph``), its place among its siblings, the
-checker's verdict, the cosine of the question's embedding with the rule's
-text (``dense``) and with its best situation (``dense_situations``), each
-as a z-score over all the rules or situations, and whether it is a heading
-of a subrule the words found (``heading``). Its score is the sum of those
+coverage, the BM25 of its profile, its words and its situations'
+(``situations``), the concepts through the graph, the rules citing it
+(``graph``), its place among its siblings, the checker's verdict, the
+cosine of the question's embedding with its profile (``dense``, a z-score
+over all the rules), and whether it is a heading of a subrule the words
+found (``heading``). Its score is the sum of those
 values times their weights, plus, for each signal, the rule's rank among
 the candidates by that signal (as ``1 / (1 + rank)``, 0 when the signal
 does not see it) times a weight of its own: a rank says the same thing
@@ -32,11 +32,10 @@ from pathlib import Path
 
 #: The signals, in the order of the weights.
 FEATURES = (
-    "text", "coverage", "situations", "concepts", "graph", "position", "checker", "dense", "dense_situations",
-    "heading",
+    "text", "coverage", "situations", "concepts", "graph", "position", "checker", "dense", "heading",
 )  # fmt: skip
 #: The signals that need the embedding model.
-DENSE_FEATURES = ("dense", "dense_situations")
+DENSE_FEATURES = ("dense",)
 #: The suffix of the weight of a signal's rank.
 RANK = "@rang"
 #: Every weight's name: each signal's, then each signal's rank's.

@@ -1,15 +1,14 @@
 """Steps of ``ask`` beyond the rules' own words: the situations and the meaning.
 
 - **Situations** (:func:`search_situations`): the question's words (and the
-  concepts' words) searched in the situations of every rule
-  (:mod:`rules_kb.build.situations`); a rule scores its best situation's
+  concepts' words) searched in the rules' profiles, each rule's words and
+  its situations' (:mod:`rules_kb.build.situations`); a rule scores its
   BM25 over the best rule's (part ``situations``), and the
   :data:`SITUATION_POOL` best become candidates.
 - **Meaning** (:func:`weigh_dense`): the cosine of the question's embedding
-  (:mod:`rules_kb.build.dense`) with each rule's text (part ``dense``) and
-  with each situation (``dense_situations``, a rule's best), as z-scores
-  over all the rules, all the situations; the :data:`DENSE_POOL` closest
-  rules become candidates. Without the model, a note says the answer comes
+  (:mod:`rules_kb.build.dense`) with each rule's profile, the normalised
+  sum of its and its situations' vectors (part ``dense``), as a z-score
+  over all the rules; the :data:`DENSE_POOL` closest rules become candidates. Without the model, a note says the answer comes
   from the words alone and the weights learned without these parts are used.
 """
 
@@ -20,7 +19,7 @@ import math
 from rules_kb.ask import fusion
 from rules_kb.ask.reading import Reading
 from rules_kb.build.dense import read_vectors
-from rules_kb.build.situations import SituationTables, tables_from_data
+from rules_kb.build.situations import ProfileTables, tables_from_data
 
 #: How many rules the situations' words make candidates.
 SITUATION_POOL = 30
@@ -28,9 +27,9 @@ SITUATION_POOL = 30
 DENSE_POOL = 30
 
 
-def situation_tables(kb) -> SituationTables:
-    """The lexical index of the situations of a knowledge base (kept on it)."""
-    return kb.cached("situations", lambda: tables_from_data(kb.store.meta("situations")))
+def profile_tables(kb) -> ProfileTables:
+    """The lexical index of the rules' profiles of a knowledge base (kept on it)."""
+    return kb.cached("profiles", lambda: tables_from_data(kb.store.meta("profiles")))
 
 
 def search_situations(reading: Reading) -> None:
@@ -38,7 +37,7 @@ def search_situations(reading: Reading) -> None:
     terms = [*reading.words, *reading.expansion]
     if not terms:
         return
-    scores = situation_tables(reading.kb).rule_scores(terms, reading.hidden)
+    scores = profile_tables(reading.kb).rule_scores(terms, reading.hidden)
     if reading.edition:
         scores = {node: value for node, value in scores.items() if node.split(":")[1] == reading.edition}
     top = max(scores.values(), default=0.0) or 1.0
@@ -60,7 +59,7 @@ def _zscores(values: list[float]) -> tuple[float, float]:
 
 
 def weigh_dense(reading: Reading) -> None:
-    """Parts ``dense`` and ``dense_situations`` (module docstring)."""
+    """Part ``dense`` (module docstring)."""
     if reading.vector is None:
         return
     vector = reading.vector.result()
@@ -70,23 +69,9 @@ def weigh_dense(reading: Reading) -> None:
         reading.notes.append(f"Recherche par le sens indisponible ({why}) : règles trouvées par les mots seuls.")
         reading.candidates.weights = fusion.weights(dense=False)
         return
-    cosines = index.cosines(vector)
-    rule_mean, rule_spread = _zscores([cosines[row] for row in set(index.rule_rows.values())])
-    hidden = reading.hidden
-    shown = [row for number, row in enumerate(index.situation_rows) if row >= 0 and number not in hidden]
-    situation_mean, situation_spread = _zscores([cosines[row] for row in shown])
-    parts: dict[str, dict[str, float]] = {}
-    for node, row in index.rule_rows.items():
-        value = (cosines[row] - rule_mean) / rule_spread
-        parts[node] = {"dense": value, "dense_situations": value}
-    best: dict[str, float] = {}
-    for number, (node, row) in enumerate(zip(index.situation_nodes, index.situation_rows)):
-        if row >= 0 and number not in hidden:
-            value = (cosines[row] - situation_mean) / situation_spread
-            if value > best.get(node, -math.inf):
-                best[node] = value
-    for node, value in best.items():
-        parts.setdefault(node, {"dense": 0.0})["dense_situations"] = value
+    profiles = index.profiles(vector, reading.hidden)
+    mean, spread = _zscores(list(profiles.values()))
+    parts = {node: {"dense": (value - mean) / spread} for node, value in profiles.items()}
     if reading.edition:
         parts = {node: value for node, value in parts.items() if node.split(":")[1] == reading.edition}
     reading.dense_parts = parts
@@ -105,4 +90,3 @@ def fill_dense(reading: Reading) -> None:
         values = parts.get(node)
         if values is not None:
             candidates.set(node, "dense", values["dense"])
-            candidates.set(node, "dense_situations", values["dense_situations"])

@@ -28,7 +28,7 @@ from rules_kb.build.glossary import entry_keys
 from rules_kb.build.graph import Graph
 from rules_kb.build.index import IndexTables, compute_tables
 from rules_kb.build.linking import build_graph
-from rules_kb.build.situations import Situation, SituationTables, corpus_situations, situation_tables
+from rules_kb.build.situations import ProfileTables, Situation, corpus_situations, profile_tables
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
@@ -55,7 +55,7 @@ class Build:
     tables: IndexTables | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     situations: tuple[Situation, ...] = ()
-    situation_tables: SituationTables | None = None
+    profiles: ProfileTables | None = None
     dense: dict | None = None
 
 
@@ -81,10 +81,11 @@ def read_concepts(build: Build) -> None:
 
 
 def index_situations(build: Build) -> None:
-    """The situations of the corpus's rules and their lexical index (:mod:`rules_kb.build.situations`)."""
+    """The situations of the corpus's rules and the lexical index of the
+    rules' profiles, their words and their situations' (:mod:`rules_kb.build.situations`)."""
     build.progress("Situations des règles", 0, 1)
     build.situations = corpus_situations(build.corpus)
-    build.situation_tables = situation_tables(build.situations)
+    build.profiles = profile_tables(build.corpus.rules, build.situations)
 
 
 def embed_records(build: Build) -> None:
@@ -104,7 +105,7 @@ def write_store(build: Build) -> None:
         )  # fmt: skip
         concepts.write_table(connection, build.concepts)
         index.write_tables(connection, build.tables)
-        connection.execute("INSERT INTO meta VALUES (?, ?)", ("situations", marshal.dumps(build.situation_tables.as_data())))
+        connection.execute("INSERT INTO meta VALUES (?, ?)", ("profiles", marshal.dumps(build.profiles.as_data())))
         dense.write_vectors(connection, build.dense)
         connection.commit()
     finally:

@@ -8,7 +8,9 @@ alone costs five times a bare Python start, more than a whole lookup.
 
 Each rule is embedded from its title, text and examples, each situation
 (:mod:`rules_kb.build.situations`) on its own, as e5 "passages"; a question
-as an e5 "query". Vectors are L2-normalised, then stored as 8-bit integers
+as an e5 "query". A rule's profile is the normalised sum of its vector and
+its situations' (:meth:`DenseIndex.profiles`): a question is compared with
+one profile a rule. Vectors are L2-normalised, then stored as 8-bit integers
 with one scale per vector (cosines to within about 0.01), one row per
 distinct text.
 
@@ -29,6 +31,7 @@ import hashlib
 import importlib.util
 import json
 import marshal
+import math
 import operator
 import os
 import sqlite3
@@ -39,6 +42,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.core.corpus import Progress, no_progress
+from rules_kb.build.situations import rule_text
 from rules_kb.core.model import Corpus, rule_node
 
 #: The model, as named in the vectors' metadata (a change of model invalidates them).
@@ -62,11 +66,6 @@ class DenseUnavailable(RuntimeError):
 def text_key(text: str) -> str:
     """The key of a text's vector: the first 16 hex digits of its SHA-256."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def rule_text(rule) -> str:
-    """The text a rule is embedded from: its title, text and examples."""
-    return "\n".join(part for part in (rule.title, rule.text, *rule.examples) if part)
 
 
 class Encoder:
@@ -259,11 +258,45 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
         if row is not None:
             rule_rows[rule_node(rule)] = row
     situation_rows = [rows.keys.get(text_key(situation.text), -1) for situation in situations]
+    sums, norms, dots = profile_geometry(rows, rule_rows, situations, situation_rows)
+    profile_nodes = list(sums)
+    profile_rows = bytearray()
+    profile_scales = array("f")
+    for node in profile_nodes:
+        data, scale = quantise([value / (norms[node] or 1.0) for value in sums[node]])
+        profile_rows += data
+        profile_scales.append(scale)
     return {
         "model": MODEL, "rows": rows.rows, "scales": rows.scales.tobytes(), "rule_rows": rule_rows,
         "situation_rows": situation_rows, "situation_nodes": [situation.node for situation in situations],
-        "missing": len(texts) - len(rows.keys),
+        "missing": len(texts) - len(rows.keys), "profile_norms": norms, "situation_dots": dots,
+        "profile_nodes": profile_nodes, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes(),
     }  # fmt: skip
+
+
+def _row_vector(rows: VectorRows, row: int) -> list[float]:
+    view = memoryview(rows.rows).cast("b")[row * DIMENSION : (row + 1) * DIMENSION]
+    return [value * rows.scales[row] for value in view]
+
+
+def profile_geometry(rows: VectorRows, rule_rows: dict[str, int], situations: Sequence, situation_rows: list[int]):
+    """For the rules' profile vectors (the sum ``S`` of a rule's vector and
+    its situations'): ``S`` and ``‖S‖`` by rule node, and ``S·v`` for each
+    situation ``v`` (0 when it has no vector), so that the profile's cosine
+    with a question can leave one situation out (:meth:`DenseIndex.profiles`)."""
+    sums: dict[str, list[float]] = {node: _row_vector(rows, row) for node, row in rule_rows.items()}
+    for situation, row in zip(situations, situation_rows):
+        if row >= 0:
+            vector = _row_vector(rows, row)
+            total = sums.setdefault(situation.node, [0.0] * DIMENSION)
+            for i, value in enumerate(vector):
+                total[i] += value
+    norms = {node: math.sqrt(sum(value * value for value in total)) for node, total in sums.items()}
+    dots = [
+        sum(map(operator.mul, sums[situation.node], _row_vector(rows, row))) if row >= 0 else 0.0
+        for situation, row in zip(situations, situation_rows)
+    ]
+    return sums, norms, dots
 
 
 def write_vectors(connection: sqlite3.Connection, data: dict) -> None:
@@ -296,13 +329,33 @@ class QueryVector:
         return self._vector
 
 
+_pending: dict[str, QueryVector] = {}
+
+
+def prefetch(question: str) -> None:
+    """Start embedding ``question`` now (the CLI calls it before opening the
+    corpus, so that the model works while Python loads); :func:`query_vector`
+    takes it."""
+    if question.strip() and question not in _pending:
+        _pending[question] = QueryVector(question)
+
+
+def query_vector(question: str) -> QueryVector:
+    """The :class:`QueryVector` of ``question``: the one :func:`prefetch` started, or a new one."""
+    return _pending.pop(question, None) or QueryVector(question)
+
+
 class DenseIndex:
     """The vectors of a knowledge base, for ``ask``: cosines of a question
     with every rule and every situation.
 
     ``rule_rows`` maps rule nodes to rows, ``situation_rows`` and
     ``situation_nodes`` give each situation's row (-1: none) and rule;
-    ``missing`` counts the texts without a vector.
+    ``missing`` counts the texts without a vector; ``profile_nodes``,
+    ``profile_rows`` and ``profile_scales`` hold the rules' normalised
+    profile vectors (8-bit), ``profile_norms`` and ``situation_dots`` are
+    :func:`profile_geometry`'s. A question is compared with the profiles
+    only (one row a rule), the situations' rows serve to leave one out.
     """
 
     def __init__(self, data: dict) -> None:
@@ -313,6 +366,12 @@ class DenseIndex:
         self.situation_rows: list[int] = data["situation_rows"]
         self.situation_nodes: list[str] = data["situation_nodes"]
         self.missing: int = data["missing"]
+        self.profile_norms: dict[str, float] = data["profile_norms"]
+        self.situation_dots: list[float] = data["situation_dots"]
+        self.profile_nodes: list[str] = data["profile_nodes"]
+        self.profile_rows = memoryview(data["profile_rows"]).cast("b")
+        self.profile_scales = array("f")
+        self.profile_scales.frombytes(data["profile_scales"])
 
     @property
     def empty(self) -> bool:
@@ -329,16 +388,35 @@ class DenseIndex:
         """The question's vector; raises :class:`DenseUnavailable`."""
         return encoder().embed([question], query=True)[0]
 
+    def row_cosine(self, vector: Sequence[float], row: int) -> float:
+        """The cosine of ``vector`` with one row."""
+        return sum(map(operator.mul, self.rows[row * DIMENSION : (row + 1) * DIMENSION], vector)) * self.scales[row]
+
+    def profiles(self, vector: Sequence[float], hidden: frozenset[int] = frozenset()) -> dict[str, float]:
+        """Rule node → cosine of ``vector`` with the rule's profile (the
+        normalised sum ``S`` of its vector and its situations'); the
+        ``hidden`` situations left out: ``(q·S − q·v) / ‖S − v‖`` (exact for
+        one a rule, to first order for more)."""
+        rows, scales, mul, width = self.profile_rows, self.profile_scales, operator.mul, DIMENSION
+        vector = list(vector)
+        found = {
+            node: sum(map(mul, rows[i * width : (i + 1) * width], vector)) * scales[i]
+            for i, node in enumerate(self.profile_nodes)
+        }
+        for number in hidden:
+            row = self.situation_rows[number]
+            node = self.situation_nodes[number]
+            if row < 0 or node not in found:
+                continue
+            norm = self.profile_norms[node]
+            rest = math.sqrt(max(norm * norm - 2 * self.situation_dots[number] + 1, 1e-9))
+            found[node] = (found[node] * norm - self.row_cosine(vector, row)) / rest
+        return found
+
     def rank_rules(self, vector: Sequence[float], edition: str | None = None) -> list[tuple[str, float]]:
-        """Rule nodes (of ``edition``, or all) by their best cosine (own text
-        or a situation) with ``vector``, best first."""
-        cosines = self.cosines(vector)
-        best: dict[str, float] = {}
-        for node, row in self.rule_rows.items():
-            best[node] = cosines[row]
-        for node, row in zip(self.situation_nodes, self.situation_rows):
-            if row >= 0 and cosines[row] > best.get(node, -1.0):
-                best[node] = cosines[row]
+        """Rule nodes (of ``edition``, or all) by the cosine of ``vector``
+        with their profile (:meth:`profiles`), best first."""
+        best = self.profiles(vector)
         if edition:
             best = {node: value for node, value in best.items() if node.split(":")[1] == edition}
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))

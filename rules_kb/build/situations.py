@@ -8,10 +8,11 @@ text and examples (``source`` says where their words come from). How they
 were written, and the brief their writers followed: ``rules_kb/data/README.md``.
 
 The build keeps the situations of the corpus's rules (:func:`corpus_situations`)
-and indexes them for ``ask`` (:func:`situation_tables`): BM25 over each
-situation as its own short document, analysed as the rules are
-(:func:`rules_kb.build.analysis.analyze`). A rule's lexical score is then
-its best situation's.
+and indexes them for ``ask`` with their rules (:func:`profile_tables`): each
+rule's profile is one document, the rule's own words and those of its
+situations (document expansion, as doc2query does with generated
+questions), analysed as the rules are
+(:func:`rules_kb.build.analysis.analyze`) and scored with BM25.
 """
 
 from __future__ import annotations
@@ -97,65 +98,117 @@ def corpus_situations(corpus: Corpus, records: Iterable[SituationRecord] | None 
     return tuple(found)
 
 
-class SituationTables(NamedTuple):
-    """The lexical index of the situations: ``nodes`` (the rule of each
-    situation, by situation number) and ``postings`` (term → situation
-    numbers and their BM25 scores)."""
+def rule_text(rule) -> str:
+    """The words of a rule: its title, text and examples."""
+    return "\n".join(part for part in (rule.title, rule.text, *rule.examples) if part)
+
+
+def _counts(text: str) -> dict[str, int]:
+    frequencies: dict[str, int] = {}
+    for token in analyze(text):
+        frequencies[token.term] = frequencies.get(token.term, 0) + 1
+    return frequencies
+
+
+class ProfileTables(NamedTuple):
+    """The lexical index of the rules' profiles: each rule one document, its
+    own words (:func:`rule_text`) and those of its situations.
+
+    ``nodes`` are the rules by document number; ``lengths`` the documents'
+    lengths in terms and ``average`` their mean; ``idf`` term → idf
+    (``log(N / (df + 1)) + 1``); ``postings`` term → (documents, counts);
+    ``situations`` by situation number: (its document, its term counts, its
+    length), so that a situation can be left out of its rule's profile.
+    """
 
     nodes: tuple[str, ...]
-    postings: dict[str, tuple[tuple[int, ...], tuple[float, ...]]]
-
-    def scores(self, terms: Iterable[str], hidden: frozenset[int] = frozenset()) -> dict[int, float]:
-        """Situation number → BM25 score for ``terms`` (each counted once),
-        leaving out the ``hidden`` situations."""
-        found: dict[int, float] = {}
-        for term in dict.fromkeys(terms):
-            docs, weights = self.postings.get(term, ((), ()))
-            for doc, weight in zip(docs, weights):
-                if doc not in hidden:
-                    found[doc] = found.get(doc, 0.0) + weight
-        return found
+    lengths: tuple[int, ...]
+    average: float
+    idf: dict[str, float]
+    postings: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
+    situations: tuple[tuple[int, dict[str, int], int], ...]
 
     def rule_scores(self, terms: Iterable[str], hidden: frozenset[int] = frozenset()) -> dict[str, float]:
-        """Rule node → its best situation's score for ``terms``."""
-        best: dict[str, float] = {}
-        for doc, value in self.scores(terms, hidden).items():
-            node = self.nodes[doc]
-            if value > best.get(node, 0.0):
-                best[node] = value
-        return best
+        """Rule node → BM25 (``k1`` :data:`BM25_K1`, ``b`` :data:`BM25_B`) of
+        its profile for ``terms`` (each counted once), the ``hidden``
+        situations taken out of their rules' profiles."""
+        less_count: dict[tuple[int, str], int] = {}
+        less_length: dict[int, int] = {}
+        for number in hidden:
+            doc, counts, length = self.situations[number]
+            less_length[doc] = less_length.get(doc, 0) + length
+            for term, count in counts.items():
+                less_count[(doc, term)] = less_count.get((doc, term), 0) + count
+        found: dict[str, float] = {}
+        lengths, average = self.lengths, self.average
+        for term in dict.fromkeys(terms):
+            docs, counts = self.postings.get(term, ((), ()))
+            idf = self.idf.get(term, 0.0)
+            for doc, count in zip(docs, counts):
+                if hidden:
+                    count -= less_count.get((doc, term), 0)
+                    if count <= 0:
+                        continue
+                length = lengths[doc] - less_length.get(doc, 0)
+                weight = count / (count + BM25_K1 * (1 - BM25_B + BM25_B * length / average))
+                node = self.nodes[doc]
+                found[node] = found.get(node, 0.0) + idf * (BM25_K1 + 1) * weight
+        return found
 
     def as_data(self) -> dict:
         """The tables as marshal-able data (:func:`tables_from_data` reads them back)."""
-        return {"nodes": list(self.nodes), "postings": {t: (list(d), list(w)) for t, (d, w) in self.postings.items()}}
+        return {
+            "nodes": list(self.nodes), "lengths": list(self.lengths), "average": self.average, "idf": self.idf,
+            "postings": {term: (list(docs), list(counts)) for term, (docs, counts) in self.postings.items()},
+            "situations": [list(item) for item in self.situations],
+        }  # fmt: skip
 
 
-def tables_from_data(data: dict) -> SituationTables:
-    """The :class:`SituationTables` written by :meth:`SituationTables.as_data`."""
-    return SituationTables(tuple(data["nodes"]), {t: (tuple(d), tuple(w)) for t, (d, w) in data["postings"].items()})
+def tables_from_data(data: dict) -> ProfileTables:
+    """The :class:`ProfileTables` written by :meth:`ProfileTables.as_data`."""
+    return ProfileTables(
+        tuple(data["nodes"]), tuple(data["lengths"]), data["average"], data["idf"],
+        {term: (tuple(docs), tuple(counts)) for term, (docs, counts) in data["postings"].items()},
+        tuple((doc, counts, length) for doc, counts, length in data["situations"]),
+    )  # fmt: skip
 
 
-def situation_tables(situations: Iterable[Situation]) -> SituationTables:
-    """BM25 (``k1`` :data:`BM25_K1`, ``b`` :data:`BM25_B`, idf ``log(N / (df + 1)) + 1``)
-    of every term of every situation, each situation its own document."""
-    situations = tuple(situations)
-    counts: list[dict[str, int]] = []
+def profile_tables(rules: Iterable, situations: Iterable[Situation]) -> ProfileTables:
+    """The :class:`ProfileTables` of ``rules`` (records with ``title``,
+    ``text``, ``examples``; their graph nodes from
+    :func:`rules_kb.core.model.rule_node`) and the ``situations`` of those rules."""
+    from rules_kb.core.model import rule_node
+
+    nodes: list[str] = []
+    documents: list[dict[str, int]] = []
+    position: dict[str, int] = {}
+    for rule in rules:
+        node = rule_node(rule)
+        position[node] = len(nodes)
+        nodes.append(node)
+        documents.append(_counts(rule_text(rule)))
+    parts = []
     for situation in situations:
-        frequencies: dict[str, int] = {}
-        for token in analyze(situation.text):
-            frequencies[token.term] = frequencies.get(token.term, 0) + 1
-        counts.append(frequencies)
-    lengths = [sum(frequencies.values()) for frequencies in counts]
-    average = (sum(lengths) / max(1, len(lengths))) or 1.0
-    found: dict[str, tuple[list[int], list[float]]] = {}
-    for doc, frequencies in enumerate(counts):
-        for term, frequency in frequencies.items():
-            docs, weights = found.setdefault(term, ([], []))
+        doc = position.get(situation.node)
+        counts = _counts(situation.text)
+        if doc is None:
+            doc = position[situation.node] = len(nodes)
+            nodes.append(situation.node)
+            documents.append({})
+        for term, count in counts.items():
+            documents[doc][term] = documents[doc].get(term, 0) + count
+        parts.append((doc, counts, sum(counts.values())))
+    lengths = tuple(sum(counts.values()) for counts in documents)
+    found: dict[str, tuple[list[int], list[int]]] = {}
+    for doc, counts in enumerate(documents):
+        for term, count in counts.items():
+            docs, frequencies = found.setdefault(term, ([], []))
             docs.append(doc)
-            weights.append(frequency / (frequency + BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc] / average)))
-    total = len(situations)
-    postings = {}
-    for term, (docs, weights) in found.items():
-        idf = math.log(total / (len(docs) + 1)) + 1
-        postings[term] = (tuple(docs), tuple(idf * (BM25_K1 + 1) * weight for weight in weights))
-    return SituationTables(tuple(situation.node for situation in situations), postings)
+            frequencies.append(count)
+    total = len(documents)
+    return ProfileTables(
+        nodes=tuple(nodes), lengths=lengths, average=(sum(lengths) / max(1, total)) or 1.0,
+        idf={term: math.log(total / (len(docs) + 1)) + 1 for term, (docs, _) in found.items()},
+        postings={term: (tuple(docs), tuple(frequencies)) for term, (docs, frequencies) in found.items()},
+        situations=tuple(parts),
+    )  # fmt: skip
