@@ -24,10 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.evaluation import (  # noqa: E402
-    CUTOFFS, SETS, ask_system, baseline_system, dense_system, load_questions, score, set_path,
+from bench.evaluation import (
+    CUTOFFS,
+    SETS,
+    ask_system,
+    baseline_system,
+    dense_system,
+    load_questions,
+    score,
+    set_path,
 )  # fmt: skip
-from rules_kb import loader  # noqa: E402
+from rules_kb import loader
 
 #: The systems compared, by name, and how to make each.
 SYSTEMS = {

@@ -35,11 +35,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.evaluation import load_questions, set_path  # noqa: E402
-from rules_kb import loader  # noqa: E402
-from rules_kb.ask import candidate_signals, fusion  # noqa: E402
-from rules_kb.build import dense  # noqa: E402
-from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations  # noqa: E402
+from bench.evaluation import load_questions, set_path
+from rules_kb import loader
+from rules_kb.ask import candidate_signals, fusion
+from rules_kb.build import dense
+from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 
 #: Query vectors computed once (not committed).
 CACHE = ROOT / "bench" / "results" / "query-vectors.marshal"

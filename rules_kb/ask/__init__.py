@@ -19,15 +19,11 @@ adding to a :class:`~rules_kb.ask.reading.Reading`:
    rules it names through the graph;
 6. :func:`~rules_kb.ask.rank.expand_graph` — the best rules pass a share of
    their score to the rules they cite;
-7. :func:`~rules_kb.ask.rank.favour_subrules` — the specific subrule before
-   its heading;
-8. :func:`~rules_kb.ask.rank.place_among_siblings` — the first subrules
-   (which define) first;
-9. :func:`~rules_kb.ask.verify.verify` — the checker judges the board;
-10. :func:`~rules_kb.ask.rank.rank` — the rules, best first, by their
-    signals times the weights learned from data (:mod:`rules_kb.ask.fusion`);
-11. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
-12. :func:`~rules_kb.ask.related.find_glossary` — the glossary entries of the concepts.
+7. :func:`~rules_kb.ask.verify.verify` — the checker judges the board;
+8. :func:`~rules_kb.ask.rank.rank` — the rules, best first, by their
+   signals times the weights learned from data (:mod:`rules_kb.ask.fusion`);
+9. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
+10. :func:`~rules_kb.ask.related.find_glossary` — the glossary entries of the concepts.
 
 ``RuleAnswer.parts`` of each rule say where its score came from.
 """
@@ -38,7 +34,7 @@ from collections.abc import Callable
 
 from rules_kb.ask import fusion
 from rules_kb.ask.answer import Answer, RuleAnswer, Verification
-from rules_kb.ask.rank import expand_graph, favour_subrules, place_among_siblings, rank, weigh_concepts
+from rules_kb.ask.rank import expand_graph, rank, weigh_concepts
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.related import find_glossary, find_rulings
 from rules_kb.ask.retrieve import search_words
@@ -57,8 +53,6 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
     weigh_dense,
     weigh_concepts,
     expand_graph,
-    favour_subrules,
-    place_among_siblings,
     verify,
     rank,
     find_rulings,

@@ -12,9 +12,8 @@ from rules_kb.core.model import GlossaryEntry, Ruling
 
 #: The score parts, in the order ``--explain`` shows them, with their French names.
 PARTS = {
-    "text": "texte", "coverage": "couverture", "position": "position", "concepts": "concepts", "graph": "graphe",
+    "text": "texte", "coverage": "couverture", "concepts": "concepts", "graph": "graphe",
     "checker": "vérification", "situations": "situations", "dense": "sens",
-    "heading": "règle générale",
 }  # fmt: skip
 
 

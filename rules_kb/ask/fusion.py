@@ -4,10 +4,11 @@ Each candidate rule has one value per signal (:data:`FEATURES`, the keys of
 :data:`rules_kb.ask.answer.PARTS`): the words' BM25F (``text``) and
 coverage, the BM25 of its profile, its words and its situations'
 (``situations``), the concepts through the graph, the rules citing it
-(``graph``), its place among its siblings, the checker's verdict, the
-cosine of the question's embedding with its profile (``dense``, a z-score
-over all the rules), and whether it is a heading of a subrule the words
-found (``heading``). Its score is the sum of those
+(``graph``), the checker's verdict, and the cosine of the question's
+embedding with its profile (``dense``, a z-score over all the rules).
+(A subrule's place among its siblings and a heading's having a subrule
+the words found were signals too, until their learned weights came out
+nil.) Its score is the sum of those
 values times their weights, plus, for each signal, the rule's rank among
 the candidates by that signal (as ``1 / (1 + rank)``, 0 when the signal
 does not see it) times a weight of its own: a rank says the same thing
@@ -32,7 +33,7 @@ from pathlib import Path
 
 #: The signals, in the order of the weights.
 FEATURES = (
-    "text", "coverage", "situations", "concepts", "graph", "position", "checker", "dense", "heading",
+    "text", "coverage", "situations", "concepts", "graph", "checker", "dense",
 )  # fmt: skip
 #: The signals that need the embedding model.
 DENSE_FEATURES = ("dense",)

@@ -1,4 +1,4 @@
-"""Steps 3 to 6 and 8 of ``ask``: score the candidate rules, part by part,
+"""Steps 5, 6 and 8 of ``ask``: score the candidate rules, part by part,
 then rank them.
 
 - **Concepts** (:func:`weigh_concepts`). Each concept scores the rules it
@@ -12,11 +12,6 @@ then rank them.
 - **Graph** (:func:`expand_graph`). The best rules pass a share of their
   score to the rules they cite (:data:`CITED_SHARE`; the best citing rule
   counts, and not a sibling citing its siblings).
-- **Specific first** (:func:`favour_subrules`). A heading one of whose
-  subrules is itself found by the words of the question is marked (part
-  ``heading``, whose learned weight is negative).
-- **Position** (:func:`place_among_siblings`). Among sibling subrules, the
-  first ones (which define) come first.
 - **Ranking** (:func:`rank`), after the checker's part: the answers, best
   first, by the sum of the parts times their learned weights
   (:mod:`rules_kb.ask.fusion`); a rule whose number the question types is
@@ -35,7 +30,7 @@ from rules_kb.ask.semantic import fill_dense
 from rules_kb.build.concepts import ConceptKind, ConceptTable, Target, descendants
 from rules_kb.build.graph import Relation
 from rules_kb.build.index import snippet
-from rules_kb.core.model import RecordKind, Rule, node_id, node_kind, rule_node
+from rules_kb.core.model import RecordKind, Rule, node_kind, rule_node
 from rules_kb.loader import KnowledgeBase
 
 #: Share of a concept's weight its rule's subrules get.
@@ -58,8 +53,6 @@ EXPANDED = 8
 CONCEPT_WEIGHT = 1.0
 #: Scoring of the typed rule numbers.
 NUMBER_WEIGHT = 3.0
-#: Weight of a subrule's place among its siblings (the first, which defines, gets all of it).
-POSITION_WEIGHT = 0.1
 
 
 def specificity(reading: Reading, stems: list[str]) -> float:
@@ -171,35 +164,6 @@ def expand_graph(reading: Reading) -> None:
                 passed[edge.target] = (share, f"citée par {source.number if source else node}")
     for node, (share, reason) in passed.items():
         candidates.add(node, "graph", share, reason)
-
-
-def favour_subrules(reading: Reading) -> None:
-    """Part ``heading``: 1 for a heading one of whose subrules is found by
-    the question's words (the specific rule first)."""
-    kb, candidates = reading.kb, reading.candidates
-    headings: set[str] = set()
-    for node, parts in candidates.parts.items():
-        rule = kb.record(node) if parts["text"] > 0 else None
-        while rule is not None and rule.parent:
-            parent = node_id(RecordKind.RULE, rule.edition, rule.parent)
-            if parent in headings:
-                break
-            headings.add(parent)
-            rule = kb.record(parent)
-    for node in headings & candidates.parts.keys():
-        candidates.set(node, "heading", 1.0)
-
-
-def place_among_siblings(reading: Reading) -> None:
-    """Part ``position``: a subrule's place among its siblings — the first
-    ones define, the last ones list exceptions."""
-    kb, candidates = reading.kb, reading.candidates
-    for node in candidates.parts:
-        rule = kb.record(node)
-        parent = kb.rule(rule.parent, rule.edition) if rule is not None and rule.parent else None
-        if parent is not None and len(parent.children) > 1 and rule.number in parent.children:
-            place = parent.children.index(rule.number)
-            candidates.add(node, "position", POSITION_WEIGHT * (1 - place / (len(parent.children) - 1)))
 
 
 def rank(reading: Reading) -> None:

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import glob
-import hashlib
 import importlib.util
-import json
 import marshal
 import math
 import operator
@@ -41,8 +39,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.build.situations import rule_text
+from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.model import Corpus, rule_node
 
 #: The model, as named in the vectors' metadata (a change of model invalidates them).
@@ -65,6 +63,8 @@ class DenseUnavailable(RuntimeError):
 
 def text_key(text: str) -> str:
     """The key of a text's vector: the first 16 hex digits of its SHA-256."""
+    import hashlib
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -165,6 +165,8 @@ class VectorRows(NamedTuple):
 
 def fingerprint(keys: Iterable[str]) -> str:
     """SHA-256 of the model's name and the sorted distinct text keys."""
+    import hashlib
+
     digest = hashlib.sha256(MODEL.encode())
     for key in sorted(set(keys)):
         digest.update(key.encode())
@@ -185,6 +187,8 @@ def corpus_texts(corpus: Corpus, situations: Iterable) -> dict[str, str]:
 def read_package_rows() -> tuple[VectorRows, str]:
     """The bundled vectors and their fingerprint (empty when the package
     data is missing or of another model)."""
+    import json
+
     try:
         meta = json.loads(VECTORS_META.read_text(encoding="utf-8"))
         rows = VECTORS_ROWS.read_bytes()
@@ -198,6 +202,8 @@ def read_package_rows() -> tuple[VectorRows, str]:
 def write_package_rows(texts: dict[str, str], progress: Progress = no_progress) -> int:
     """Embed ``texts`` (key → text) and write them as the package data;
     returns how many there are. Raises :class:`DenseUnavailable`."""
+    import json
+
     rows = embed_texts(texts, VectorRows({}, b"", array("f")), progress, strict=True)
     keys = sorted(rows.keys, key=rows.keys.get)
     VECTORS_ROWS.write_bytes(rows.rows)
