@@ -265,18 +265,22 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
             rule_rows[rule_node(rule)] = row
     situation_rows = [rows.keys.get(text_key(situation.text), -1) for situation in situations]
     sums, norms, dots = profile_geometry(rows, rule_rows, situations, situation_rows)
-    profile_nodes = list(sums)
+    profile_index: dict[str, int] = {}  # rule node → its profile's row; identical profiles share one
+    distinct: dict[tuple[bytes, float], int] = {}
     profile_rows = bytearray()
     profile_scales = array("f")
-    for node in profile_nodes:
-        data, scale = quantise([value / (norms[node] or 1.0) for value in sums[node]])
-        profile_rows += data
-        profile_scales.append(scale)
+    for node, total in sums.items():
+        data, scale = quantise([value / (norms[node] or 1.0) for value in total])
+        row = distinct.setdefault((data, scale), len(distinct))
+        if row == len(profile_scales):
+            profile_rows += data
+            profile_scales.append(scale)
+        profile_index[node] = row
     return {
         "model": MODEL, "rows": rows.rows, "scales": rows.scales.tobytes(), "rule_rows": rule_rows,
         "situation_rows": situation_rows, "situation_nodes": [situation.node for situation in situations],
         "missing": len(texts) - len(rows.keys), "profile_norms": norms, "situation_dots": dots,
-        "profile_nodes": profile_nodes, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes(),
+        "profile_index": profile_index, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes(),
     }  # fmt: skip
 
 
@@ -357,9 +361,10 @@ class DenseIndex:
 
     ``rule_rows`` maps rule nodes to rows, ``situation_rows`` and
     ``situation_nodes`` give each situation's row (-1: none) and rule;
-    ``missing`` counts the texts without a vector; ``profile_nodes``,
-    ``profile_rows`` and ``profile_scales`` hold the rules' normalised
-    profile vectors (8-bit), ``profile_norms`` and ``situation_dots`` are
+    ``missing`` counts the texts without a vector; ``profile_rows`` and
+    ``profile_scales`` hold the rules' distinct normalised profile vectors
+    (8-bit; the same rule in ten identical editions is one row),
+    ``profile_index`` gives each rule's row, ``profile_norms`` and ``situation_dots`` are
     :func:`profile_geometry`'s. A question is compared with the profiles
     only (one row a rule), the situations' rows serve to leave one out.
     """
@@ -374,7 +379,7 @@ class DenseIndex:
         self.missing: int = data["missing"]
         self.profile_norms: dict[str, float] = data["profile_norms"]
         self.situation_dots: list[float] = data["situation_dots"]
-        self.profile_nodes: list[str] = data["profile_nodes"]
+        self.profile_index: dict[str, int] = data["profile_index"]
         self.profile_rows = memoryview(data["profile_rows"]).cast("b")
         self.profile_scales = array("f")
         self.profile_scales.frombytes(data["profile_scales"])
@@ -405,10 +410,8 @@ class DenseIndex:
         one a rule, to first order for more)."""
         rows, scales, mul, width = self.profile_rows, self.profile_scales, operator.mul, DIMENSION
         vector = list(vector)
-        found = {
-            node: sum(map(mul, rows[i * width : (i + 1) * width], vector)) * scales[i]
-            for i, node in enumerate(self.profile_nodes)
-        }
+        cosines = [sum(map(mul, rows[i * width : (i + 1) * width], vector)) * scales[i] for i in range(len(scales))]
+        found = {node: cosines[row] for node, row in self.profile_index.items()}
         for number in hidden:
             row = self.situation_rows[number]
             node = self.situation_nodes[number]
