@@ -69,6 +69,11 @@ def weigh_dense(reading: Reading) -> None:
         reading.notes.append(f"Recherche par le sens indisponible ({why}) : règles trouvées par les mots seuls.")
         reading.candidates.weights = fusion.weights(dense=False)
         return
+    if index.missing:
+        reading.notes.append(
+            f"{index.missing} textes (règles ou situations) n'ont pas de vecteur : le modèle manquait quand "
+            "l'index a été construit ; reconstruisez l'index pour les ajouter."
+        )
     profiles = index.profiles(vector, reading.hidden)
     mean, spread = _zscores(list(profiles.values()))
     parts = {node: {"dense": (value - mean) / spread} for node, value in profiles.items()}

@@ -438,4 +438,4 @@ def read_vectors(kb) -> DenseIndex:
 
 
 if os.environ.get("RULES_KB_NO_DENSE"):  # a switch for tests and measures: behave as without the model
-    _encoder_error = DenseUnavailable("la recherche sémantique est désactivée (RULES_KB_NO_DENSE)")
+    _encoder_error = DenseUnavailable("désactivée par la variable RULES_KB_NO_DENSE")
