@@ -11,15 +11,16 @@ adding to a :class:`~rules_kb.ask.reading.Reading`:
 2. :func:`~rules_kb.ask.retrieve.search_words` — the index searched with
    the question's words and the concepts' words;
 3. :func:`~rules_kb.ask.semantic.search_situations` — the same words in
-   the situations of every rule, told as players tell them;
-4. :func:`~rules_kb.ask.semantic.weigh_dense` — the question's meaning
-   (its embedding, computed in a thread since the start) against every
-   rule and situation;
-5. :func:`~rules_kb.ask.rank.weigh_concepts` — each concept scores the
+   the rules' profiles, their words and their situations', told as
+   players tell them;
+4. :func:`~rules_kb.ask.rank.weigh_concepts` — each concept scores the
    rules it names through the graph;
-6. :func:`~rules_kb.ask.rank.expand_graph` — the best rules pass a share of
+5. :func:`~rules_kb.ask.rank.expand_graph` — the best rules pass a share of
    their score to the rules they cite;
-7. :func:`~rules_kb.ask.verify.verify` — the checker judges the board;
+6. :func:`~rules_kb.ask.verify.verify` — the checker judges the board;
+7. :func:`~rules_kb.ask.semantic.weigh_dense` — the question's meaning
+   (its embedding, computed in a thread since the start, so last of the
+   searches) against every rule's profile;
 8. :func:`~rules_kb.ask.rank.rank` — the rules, best first, by their
    signals times the weights learned from data (:mod:`rules_kb.ask.fusion`);
 9. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
@@ -50,10 +51,10 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
     understand,
     search_words,
     search_situations,
-    weigh_dense,
     weigh_concepts,
     expand_graph,
     verify,
+    weigh_dense,
     rank,
     find_rulings,
     find_glossary,

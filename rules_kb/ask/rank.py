@@ -1,4 +1,4 @@
-"""Steps 5, 6 and 8 of ``ask``: score the candidate rules, part by part,
+"""Steps 4, 5 and 8 of ``ask``: score the candidate rules, part by part,
 then rank them.
 
 - **Concepts** (:func:`weigh_concepts`). Each concept scores the rules it

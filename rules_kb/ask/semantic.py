@@ -19,7 +19,7 @@ import math
 from rules_kb.ask import fusion
 from rules_kb.ask.reading import Reading
 from rules_kb.build.dense import read_vectors
-from rules_kb.build.situations import ProfileTables, tables_from_data
+from rules_kb.build.situations import ProfileTables, read_profiles
 
 #: How many rules the situations' words make candidates.
 SITUATION_POOL = 30
@@ -29,7 +29,7 @@ DENSE_POOL = 30
 
 def profile_tables(kb) -> ProfileTables:
     """The lexical index of the rules' profiles of a knowledge base (kept on it)."""
-    return kb.cached("profiles", lambda: tables_from_data(kb.store.meta("profiles")))
+    return kb.cached("profiles", lambda: read_profiles(kb.store))
 
 
 def search_situations(reading: Reading) -> None:

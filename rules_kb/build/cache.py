@@ -15,7 +15,6 @@ left in a :class:`Build` and adds its part.
 
 from __future__ import annotations
 
-import marshal
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -28,7 +27,7 @@ from rules_kb.build.glossary import entry_keys
 from rules_kb.build.graph import Graph
 from rules_kb.build.index import IndexTables, compute_tables
 from rules_kb.build.linking import build_graph
-from rules_kb.build.situations import ProfileTables, Situation, corpus_situations, profile_tables
+from rules_kb.build.situations import ProfileTables, Situation, corpus_situations, profile_tables, write_profiles
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
@@ -105,7 +104,7 @@ def write_store(build: Build) -> None:
         )  # fmt: skip
         concepts.write_table(connection, build.concepts)
         index.write_tables(connection, build.tables)
-        connection.execute("INSERT INTO meta VALUES (?, ?)", ("profiles", marshal.dumps(build.profiles.as_data())))
+        write_profiles(connection, build.profiles)
         dense.write_vectors(connection, build.dense)
         connection.commit()
     finally:

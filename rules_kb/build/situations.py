@@ -18,8 +18,9 @@ questions), analysed as the rules are
 from __future__ import annotations
 
 import json
+import marshal
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -115,18 +116,19 @@ class ProfileTables(NamedTuple):
     own words (:func:`rule_text`) and those of its situations.
 
     ``nodes`` are the rules by document number; ``lengths`` the documents'
-    lengths in terms and ``average`` their mean; ``idf`` term → idf
-    (``log(N / (df + 1)) + 1``); ``postings`` term → (documents, counts);
-    ``situations`` by situation number: (its document, its term counts, its
-    length), so that a situation can be left out of its rule's profile.
+    lengths in terms and ``average`` their mean; ``postings`` maps a term
+    to its idf (``log(N / (df + 1)) + 1``), documents and counts (a dict,
+    or a :class:`rules_kb.build.store.Lookup` reading the cache row by
+    row); ``situations()`` gives, by situation number, its document, its
+    term counts and its length, so that a situation can be left out of its
+    rule's profile (read only then).
     """
 
     nodes: tuple[str, ...]
     lengths: tuple[int, ...]
     average: float
-    idf: dict[str, float]
-    postings: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
-    situations: tuple[tuple[int, dict[str, int], int], ...]
+    postings: Mapping[str, tuple[float, tuple[int, ...], tuple[int, ...]]]
+    situations: Callable[[], tuple[tuple[int, dict[str, int], int], ...]]
 
     def rule_scores(self, terms: Iterable[str], hidden: frozenset[int] = frozenset()) -> dict[str, float]:
         """Rule node → BM25 (``k1`` :data:`BM25_K1`, ``b`` :data:`BM25_B`) of
@@ -134,16 +136,17 @@ class ProfileTables(NamedTuple):
         situations taken out of their rules' profiles."""
         less_count: dict[tuple[int, str], int] = {}
         less_length: dict[int, int] = {}
-        for number in hidden:
-            doc, counts, length = self.situations[number]
-            less_length[doc] = less_length.get(doc, 0) + length
-            for term, count in counts.items():
-                less_count[(doc, term)] = less_count.get((doc, term), 0) + count
+        if hidden:
+            parts = self.situations()
+            for number in hidden:
+                doc, counts, length = parts[number]
+                less_length[doc] = less_length.get(doc, 0) + length
+                for term, count in counts.items():
+                    less_count[(doc, term)] = less_count.get((doc, term), 0) + count
         found: dict[str, float] = {}
         lengths, average = self.lengths, self.average
         for term in dict.fromkeys(terms):
-            docs, counts = self.postings.get(term, ((), ()))
-            idf = self.idf.get(term, 0.0)
+            idf, docs, counts = self.postings.get(term, (0.0, (), ()))
             for doc, count in zip(docs, counts):
                 if hidden:
                     count -= less_count.get((doc, term), 0)
@@ -155,22 +158,43 @@ class ProfileTables(NamedTuple):
                 found[node] = found.get(node, 0.0) + idf * (BM25_K1 + 1) * weight
         return found
 
-    def as_data(self) -> dict:
-        """The tables as marshal-able data (:func:`tables_from_data` reads them back)."""
-        return {
-            "nodes": list(self.nodes), "lengths": list(self.lengths), "average": self.average, "idf": self.idf,
-            "postings": {term: (list(docs), list(counts)) for term, (docs, counts) in self.postings.items()},
-            "situations": [list(item) for item in self.situations],
-        }  # fmt: skip
+
+_SCHEMA = """
+CREATE TABLE profile_postings (term TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+"""
 
 
-def tables_from_data(data: dict) -> ProfileTables:
-    """The :class:`ProfileTables` written by :meth:`ProfileTables.as_data`."""
-    return ProfileTables(
-        tuple(data["nodes"]), tuple(data["lengths"]), data["average"], data["idf"],
-        {term: (tuple(docs), tuple(counts)) for term, (docs, counts) in data["postings"].items()},
-        tuple((doc, counts, length) for doc, counts, length in data["situations"]),
-    )  # fmt: skip
+def write_profiles(connection, tables: ProfileTables) -> None:
+    """Write ``tables`` into the cache database: ``meta`` ``profiles`` (nodes,
+    lengths, average) and ``profile_situations``, and a row of
+    ``profile_postings(term, data)`` a term (idf, documents, counts; marshal)."""
+    dumps = marshal.dumps
+    connection.executescript(_SCHEMA)
+    connection.execute("INSERT INTO meta VALUES (?, ?)", ("profiles", dumps(
+        {"nodes": list(tables.nodes), "lengths": list(tables.lengths), "average": tables.average})))  # fmt: skip
+    connection.execute("INSERT INTO meta VALUES (?, ?)", ("profile_situations", dumps(
+        [list(item) for item in tables.situations()])))  # fmt: skip
+    connection.executemany(
+        "INSERT INTO profile_postings VALUES (?, ?)", ((term, dumps(found)) for term, found in tables.postings.items())
+    )
+
+
+def read_profiles(store) -> ProfileTables:
+    """The :class:`ProfileTables` of a cache database (a
+    :class:`rules_kb.build.store.Store`), its postings read term by term."""
+    from rules_kb.build.store import Lookup
+
+    connection = store.connection
+    data = store.meta("profiles")
+
+    def postings(term: str):
+        row = connection.execute("SELECT data FROM profile_postings WHERE term = ?", (term,)).fetchone()
+        return marshal.loads(row[0]) if row else None
+
+    def situations():
+        return tuple((doc, counts, length) for doc, counts, length in store.meta("profile_situations"))
+
+    return ProfileTables(tuple(data["nodes"]), tuple(data["lengths"]), data["average"], Lookup(postings), situations)
 
 
 def profile_tables(rules: Iterable, situations: Iterable[Situation]) -> ProfileTables:
@@ -206,9 +230,12 @@ def profile_tables(rules: Iterable, situations: Iterable[Situation]) -> ProfileT
             docs.append(doc)
             frequencies.append(count)
     total = len(documents)
+    parts = tuple(parts)
     return ProfileTables(
         nodes=tuple(nodes), lengths=lengths, average=(sum(lengths) / max(1, total)) or 1.0,
-        idf={term: math.log(total / (len(docs) + 1)) + 1 for term, (docs, _) in found.items()},
-        postings={term: (tuple(docs), tuple(frequencies)) for term, (docs, frequencies) in found.items()},
-        situations=tuple(parts),
+        postings={
+            term: (math.log(total / (len(docs) + 1)) + 1, tuple(docs), tuple(frequencies))
+            for term, (docs, frequencies) in found.items()
+        },
+        situations=lambda: parts,
     )  # fmt: skip
