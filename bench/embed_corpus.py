@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from indexer import parse_corpus  # noqa: E402
-from rules_kb.build import dense  # noqa: E402
-from rules_kb.core.corpus import load_manifest, locate_corpus  # noqa: E402
-from rules_kb.build.situations import corpus_situations  # noqa: E402
+from indexer import parse_corpus
+from rules_kb.build import dense
+from rules_kb.build.situations import corpus_situations
+from rules_kb.core.corpus import load_manifest, locate_corpus
 
 
 def bundled_texts() -> dict[str, str]:

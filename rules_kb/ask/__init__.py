@@ -117,4 +117,4 @@ def candidate_signals(
     return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
 
 
-__all__ = ["Answer", "RuleAnswer", "STEPS", "Verification", "ask", "candidate_signals", "prefetch"]
+__all__ = ["STEPS", "Answer", "RuleAnswer", "Verification", "ask", "candidate_signals", "prefetch"]

@@ -27,7 +27,13 @@ from rules_kb.build.glossary import entry_keys
 from rules_kb.build.graph import Graph
 from rules_kb.build.index import IndexTables, compute_tables
 from rules_kb.build.linking import build_graph
-from rules_kb.build.situations import ProfileTables, Situation, corpus_situations, profile_tables, write_profiles
+from rules_kb.build.situations import (
+    ProfileTables,
+    Situation,
+    corpus_situations,
+    profile_tables,
+    write_profiles,
+)
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, DocumentKind

