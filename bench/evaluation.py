@@ -25,10 +25,11 @@ rule's own text and its situations (:mod:`rules_kb.build.dense`), nothing else.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rules_kb.core.jsonl import JsonLinesError, read_json_lines
 
 #: How many rules each system proposes per question.
 DEPTH = 5
@@ -89,13 +90,8 @@ class Scores:
                 "all_at_5": round(self.all_at_5, 4)}  # fmt: skip
 
 
-class EvaluationError(ValueError):
+class EvaluationError(JsonLinesError):
     """A line of a questions file is not a valid question (``line``, from 1)."""
-
-    def __init__(self, message: str, path: str, line: int) -> None:
-        self.path = path
-        self.line = line
-        super().__init__(f"{path}, ligne {line} : {message}")
 
 
 def _numbers(value) -> bool:
@@ -108,13 +104,7 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
     non-empty list ``expected`` of numbers and, if present, an object
     ``equivalents`` of lists of numbers."""
     questions = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise EvaluationError(f"JSON invalide ({error.msg})", str(path), number) from None
+    for number, data in read_json_lines(path, EvaluationError):
         if not isinstance(data, dict) or not str(data.get("question", "")).strip():
             raise EvaluationError("objet avec une clé « question » attendu", str(path), number)
         if not _numbers(data.get("expected")):

@@ -17,7 +17,6 @@ questions), analysed as the rules are
 
 from __future__ import annotations
 
-import json
 import marshal
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.build.analysis import analyze
+from rules_kb.core.jsonl import JsonLinesError, read_json_lines
 from rules_kb.core.model import Corpus, RecordKind, node_id
 
 #: The bundled situations file.
@@ -54,13 +54,8 @@ class SituationRecord(NamedTuple):
     line: int
 
 
-class SituationsFileError(ValueError):
+class SituationsFileError(JsonLinesError):
     """A line of a situations file is not a valid record (``line``, from 1)."""
-
-    def __init__(self, message: str, path: str, line: int) -> None:
-        self.path = path
-        self.line = line
-        super().__init__(f"{path}, ligne {line} : {message}")
 
 
 def read_situations(path: str | Path = SITUATIONS_FILE) -> tuple[SituationRecord, ...]:
@@ -68,13 +63,7 @@ def read_situations(path: str | Path = SITUATIONS_FILE) -> tuple[SituationRecord
     :class:`SituationsFileError` for a line that is not an object with a
     ``rule``, an ``edition``, a list of non-empty ``situations`` and a ``source``."""
     records = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise SituationsFileError(f"JSON invalide ({error.msg})", str(path), number) from None
+    for number, data in read_json_lines(path, SituationsFileError):
         situations = data.get("situations") if isinstance(data, dict) else None
         if (
             not isinstance(situations, list)
