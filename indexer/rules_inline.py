@@ -35,7 +35,7 @@ from rules_kb.core.references import REFERENCE_BEFORE
 
 _CHAPTER_RE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?=\S)", re.MULTILINE)
 _NUMBER_RE = re.compile(
-    r"(?<![\w.,/{\-])(?P<number>\d{3}(?:\.\d+[a-z]?)?)(?P<dot>\.)?(?=\s|$)"
+    r"(?<![\w.,/{\-])(?P<number>[1-9]\d{2}(?:\.\d+[a-z]?)?)(?P<dot>\.)?(?=\s|$)"
 )
 #: Words after which a number is a reference ("Voir règle 420.5c").
 _REFERENCE_BEFORE_RE = re.compile(REFERENCE_BEFORE, re.IGNORECASE)
