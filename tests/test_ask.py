@@ -32,8 +32,7 @@ def test_dead_2_2_is_420_5c_first_with_the_checker_outcome(kb):
 
 def test_trample_question_gives_the_trample_rules(kb):
     answer = ask(kb, "il a trample et je bloque avec une 1/1")
-    assert all(number.startswith("502.9") for number in numbers(answer)[:2])
-    assert sum(number.startswith("502.9") for number in numbers(answer)) >= 3
+    assert all(number.startswith("502.9") for number in numbers(answer)[:3])
     trample = next(c for c in answer.concepts if c.text == "trample")
     assert trample.target.name == "Piétinement" and "lexique" in trample.via
 
