@@ -154,13 +154,15 @@ class VectorRows(NamedTuple):
     rows: bytes
     scales: array
 
+    def row(self, row: int) -> list[float]:
+        """The vector of a row, as floats."""
+        view = memoryview(self.rows).cast("b")[row * DIMENSION : (row + 1) * DIMENSION]
+        return [value * self.scales[row] for value in view]
+
     def vector(self, key: str) -> list[float] | None:
         """The vector of a text key, as floats, or None."""
         row = self.keys.get(key)
-        if row is None:
-            return None
-        view = memoryview(self.rows).cast("b")[row * DIMENSION : (row + 1) * DIMENSION]
-        return [value * self.scales[row] for value in view]
+        return None if row is None else self.row(row)
 
 
 def fingerprint(keys: Iterable[str]) -> str:
@@ -284,26 +286,21 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
     }  # fmt: skip
 
 
-def _row_vector(rows: VectorRows, row: int) -> list[float]:
-    view = memoryview(rows.rows).cast("b")[row * DIMENSION : (row + 1) * DIMENSION]
-    return [value * rows.scales[row] for value in view]
-
-
 def profile_geometry(rows: VectorRows, rule_rows: dict[str, int], situations: Sequence, situation_rows: list[int]):
     """For the rules' profile vectors (the sum ``S`` of a rule's vector and
     its situations'): ``S`` and ``‖S‖`` by rule node, and ``S·v`` for each
     situation ``v`` (0 when it has no vector), so that the profile's cosine
     with a question can leave one situation out (:meth:`DenseIndex.profiles`)."""
-    sums: dict[str, list[float]] = {node: _row_vector(rows, row) for node, row in rule_rows.items()}
+    sums: dict[str, list[float]] = {node: rows.row(row) for node, row in rule_rows.items()}
     for situation, row in zip(situations, situation_rows):
         if row >= 0:
-            vector = _row_vector(rows, row)
+            vector = rows.row(row)
             total = sums.setdefault(situation.node, [0.0] * DIMENSION)
             for i, value in enumerate(vector):
                 total[i] += value
     norms = {node: math.sqrt(sum(value * value for value in total)) for node, total in sums.items()}
     dots = [
-        sum(map(operator.mul, sums[situation.node], _row_vector(rows, row))) if row >= 0 else 0.0
+        sum(map(operator.mul, sums[situation.node], rows.row(row))) if row >= 0 else 0.0
         for situation, row in zip(situations, situation_rows)
     ]
     return sums, norms, dots
@@ -356,16 +353,16 @@ def query_vector(question: str) -> QueryVector:
 
 
 class DenseIndex:
-    """The vectors of a knowledge base, for ``ask``: cosines of a question
-    with every rule and every situation.
+    """The vectors of a knowledge base, for ``ask``: the cosine of a
+    question with every rule's profile (:meth:`profiles`).
 
     ``rule_rows`` maps rule nodes to rows, ``situation_rows`` and
     ``situation_nodes`` give each situation's row (-1: none) and rule;
     ``missing`` counts the texts without a vector; ``profile_rows`` and
     ``profile_scales`` hold the rules' distinct normalised profile vectors
     (8-bit; the same rule in ten identical editions is one row),
-    ``profile_index`` gives each rule's row, ``profile_norms`` and ``situation_dots`` are
-    :func:`profile_geometry`'s. A question is compared with the profiles
+    ``profile_index`` gives each rule's row, ``profile_norms`` and
+    ``situation_dots`` are :func:`profile_geometry`'s. A question is compared with the profiles
     only (one row a rule), the situations' rows serve to leave one out.
     """
 
@@ -388,12 +385,6 @@ class DenseIndex:
     def empty(self) -> bool:
         """True when no text has a vector."""
         return not len(self.scales)
-
-    def cosines(self, vector: Sequence[float]) -> list[float]:
-        """The cosine of ``vector`` with every row."""
-        rows, scales, mul, width = self.rows, self.scales, operator.mul, DIMENSION
-        vector = list(vector)
-        return [sum(map(mul, rows[i * width : (i + 1) * width], vector)) * scales[i] for i in range(len(scales))]
 
     def embed_query(self, question: str) -> array:
         """The question's vector; raises :class:`DenseUnavailable`."""
