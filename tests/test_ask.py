@@ -67,6 +67,7 @@ def test_layer_of_a_colour_change_is_418_5a(kb):
         ("un joueur a 10 marqueurs poison, il perd ?", "420.5h"),
         ("deux légendes avec le même nom en jeu", "420.5e"),
         ("ma créature a une endurance de 0", "420.5b"),
+        ("ma créature a une endurance de 0, elle meurt ?", "420.5b"),  # the README's first command
         ("un joueur à 0 points de vie", "420.5a"),
         ("mon token 1/1 se fait bounce dans ma main", "420.5f"),
         ("ma créature équipée meurt, l'équipement va au cimetière aussi ?", "420.5k"),
@@ -176,7 +177,7 @@ def test_facts_always_make_a_valid_scenario(parts):
 
 #: The validation set's figures at the end of issue 18 (bench/eval_ask.py), less a margin of about
 #: three questions: a change to ask that loses more fails here.
-VALIDATION_FLOOR = {1: 0.58, 3: 0.76}
+VALIDATION_FLOOR = {1: 0.57, 3: 0.76}
 
 
 def test_tuning_questions_are_many_varied_and_cite_real_rules(kb):

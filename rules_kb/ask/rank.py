@@ -15,7 +15,8 @@ then rank them.
 - **Ranking** (:func:`rank`), after the checker's part: the answers, best
   first, by the sum of the parts times their learned weights
   (:mod:`rules_kb.ask.fusion`); a rule whose number the question types is
-  the judge's own citation and comes first.
+  the judge's own citation and comes first, then the rules the checker
+  applied to the question's board (the rules' own verdict, not a guess).
 """
 
 from __future__ import annotations
@@ -174,7 +175,8 @@ def rank(reading: Reading) -> None:
     weighted = contributions(candidates.parts, candidates.weights)
     scores = {node: sum(parts.values()) for node, parts in weighted.items()}
     typed = {node for concept in reading.concepts if concept.target.kind is ConceptKind.NUMBER for node in concept.target.nodes}
-    ordered = sorted(scores, key=lambda node: (node not in typed, -scores[node], node))
+    applied = {node for node in scores if node.split(":", 2)[2] in reading.verification.applied and candidates.parts[node]["checker"] > 0}
+    ordered = sorted(scores, key=lambda node: (node not in typed, node not in applied, -scores[node], node))
     answers: list[RuleAnswer] = []
     seen_numbers: set[str] = set()
     for node in ordered:
