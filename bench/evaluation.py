@@ -152,16 +152,19 @@ def ask_system(kb, edition: str | None = None, dense: bool = True) -> Callable[[
     return propose
 
 
-def dense_system(kb, edition: str | None = None) -> Callable[[str], list[str]]:
+def dense_system(kb, edition: str | None = None, adapted: bool = True) -> Callable[[str], list[str]]:
     """The dense retriever alone: the rules of ``edition`` (default: the
-    knowledge base's) whose text or situations are closest to the question."""
-    from rules_kb.build.dense import read_vectors
+    knowledge base's) whose text or situations are closest to the question,
+    its vector mapped by the learned adapter as ``ask`` maps it, or, without
+    ``adapted``, as e5 gives it."""
+    from rules_kb.build.dense import QueryAdapter, encoder, query_adapter, read_vectors
 
     vectors = read_vectors(kb)
     wanted = edition or kb.default_edition
+    adapter = query_adapter() if adapted else QueryAdapter()
 
     def propose(question: str) -> list[str]:
-        ranked = vectors.rank_rules(vectors.embed_query(question), wanted)
+        ranked = vectors.rank_rules(adapter.apply(encoder().embed([question], query=True)[0]), wanted)
         return [node.split(":", 2)[2] for node, _ in ranked[:DEPTH]]
 
     return propose

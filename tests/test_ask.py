@@ -222,3 +222,17 @@ def test_ask_keeps_its_figures_on_the_validation_set_and_beats_bm25(kb):
     assert found.recall[1] >= VALIDATION_FLOOR[1]
     assert found.recall[3] >= VALIDATION_FLOOR[3]
     assert found.recall[1] >= baseline.recall[1] + 0.20
+
+
+def test_rulings_of_one_section_do_not_hide_the_others():
+    """At most RULINGS_PER_GROUP rulings of one FAQ section or card before the others."""
+    from types import SimpleNamespace
+
+    from rules_kb.ask.related import RULINGS_PER_GROUP, diversified
+
+    rulings = [SimpleNamespace(section="A", card="", text=str(i)) for i in range(6)]
+    rulings.append(SimpleNamespace(section="B", card="Téfeiri", text="b"))
+    kept = diversified(rulings, limit=5)
+    assert len(kept) == 5 and kept[RULINGS_PER_GROUP] is rulings[-1]
+    assert [r.text for r in kept if r.section == "A"] == ["0", "1", "2", "3"]
+    assert diversified(rulings[:3], limit=5) == tuple(rulings[:3])

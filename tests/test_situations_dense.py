@@ -187,6 +187,61 @@ def test_missing_engine_is_a_clear_unavailability(monkeypatch):
         dense.Encoder()
 
 
+# --- the learned adapter of the questions' vectors ----------------------------------------
+
+
+def test_adapter_was_learned_from_the_current_inputs():
+    """rules_kb/data/adapter.{json,f32} is what bench/train_adapter.py learns
+    from the situations, the tuning set and the vectors; rerun it when this fails."""
+    from bench.train_adapter import inputs_fingerprint
+
+    meta = dense.read_adapter_meta()
+    assert meta["fingerprint"] == inputs_fingerprint()
+    assert meta["model"] == dense.MODEL
+    assert dense.ADAPTER_ROWS.stat().st_size == dense.DIMENSION * dense.DIMENSION * 4
+    assert not dense.query_adapter().identity
+
+
+def test_adapter_maps_as_its_matrix_says():
+    """W q normalised: a permutation matrix moves the coordinates."""
+    width = dense.DIMENSION
+    rows = dense.array("f", [0.0] * (width * width))
+    for i in range(width):
+        rows[i * width + (i + 1) % width] = 2.0
+    vector = [0.0] * width
+    vector[1], vector[2] = 0.6, 0.8
+    mapped = dense.QueryAdapter(rows).apply(vector)
+    assert mapped[0] == pytest.approx(0.6) and mapped[1] == pytest.approx(0.8)
+    assert sum(value * value for value in mapped) == pytest.approx(1.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3), min_size=dense.DIMENSION, max_size=dense.DIMENSION))
+def test_adapter_gives_a_unit_or_zero_vector_for_any_vector(vector):
+    mapped = dense.query_adapter().apply(vector)
+    norm = sum(value * value for value in mapped)
+    assert len(mapped) == dense.DIMENSION
+    assert norm == pytest.approx(1.0, abs=1e-3) or norm == 0.0
+
+
+def test_adapter_files_missing_or_for_another_model_are_the_identity(tmp_path, monkeypatch):
+    monkeypatch.setattr(dense, "_adapter", None)
+    monkeypatch.setattr(dense, "ADAPTER_META", tmp_path / "absent.json")
+    assert dense.query_adapter().identity
+    (tmp_path / "other.json").write_text(json.dumps({"model": "un autre modèle"}), encoding="utf-8")
+    monkeypatch.setattr(dense, "_adapter", None)
+    monkeypatch.setattr(dense, "ADAPTER_META", tmp_path / "other.json")
+    assert dense.query_adapter().identity
+    (tmp_path / "short.json").write_text(json.dumps({"model": dense.MODEL}), encoding="utf-8")
+    (tmp_path / "short.f32").write_bytes(b"\0" * 12)
+    monkeypatch.setattr(dense, "_adapter", None)
+    monkeypatch.setattr(dense, "ADAPTER_META", tmp_path / "short.json")
+    monkeypatch.setattr(dense, "ADAPTER_ROWS", tmp_path / "short.f32")
+    assert dense.query_adapter().identity
+    assert list(dense.query_adapter().apply([0.5] * dense.DIMENSION)) == [0.5] * dense.DIMENSION
+    monkeypatch.setattr(dense, "_adapter", None)
+
+
 # --- the learned fusion ---------------------------------------------------------------
 
 

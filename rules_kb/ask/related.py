@@ -10,6 +10,8 @@ from rules_kb.core.model import GlossaryEntry, RecordKind, node_id, node_kind
 
 #: How many FAQ rulings an answer lists at most.
 RULINGS_LIMIT = 5
+#: How many rulings of one FAQ section or one card come before the others have had their turn.
+RULINGS_PER_GROUP = 2
 
 
 def find_rulings(reading: Reading) -> None:
@@ -56,7 +58,22 @@ def find_rulings(reading: Reading) -> None:
         for hit in results:
             text_scores[hit.stored.key] = hit.score / top
     ranked = sorted(weights, key=lambda node: (-(weights[node] + text_scores.get(node, 0.0)), node))
-    reading.rulings = tuple(ruling for node in ranked[:RULINGS_LIMIT] if (ruling := kb.record(node)) is not None)
+    reading.rulings = diversified([ruling for node in ranked if (ruling := kb.record(node)) is not None])
+
+
+def diversified(rulings: list, limit: int = RULINGS_LIMIT, per_group: int = RULINGS_PER_GROUP) -> tuple:
+    """The first ``limit`` of ``rulings`` (best first), at most ``per_group``
+    of one FAQ section's or one card's before the others have had their turn:
+    the rulings of one section must not hide those of another link."""
+    taken: list = []
+    counts: dict[tuple[str, str], int] = {}
+    for ruling in rulings:
+        group = (ruling.section, ruling.card)
+        if counts.get(group, 0) < per_group:
+            counts[group] = counts.get(group, 0) + 1
+            taken.append(ruling)
+    taken += [ruling for ruling in rulings if ruling not in taken]
+    return tuple(taken[:limit])
 
 
 def find_glossary(reading: Reading) -> None:

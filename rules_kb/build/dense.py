@@ -33,6 +33,7 @@ import math
 import operator
 import os
 import sqlite3
+import sys
 import threading
 from array import array
 from collections.abc import Iterable, Sequence
@@ -51,6 +52,9 @@ DIMENSION = 384
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 VECTORS_META = DATA_DIR / "vectors.json"
 VECTORS_ROWS = DATA_DIR / "vectors.i8"
+#: The learned map of the questions' vectors (:class:`QueryAdapter`), written by ``bench/train_adapter.py``.
+ADAPTER_META = DATA_DIR / "adapter.json"
+ADAPTER_ROWS = DATA_DIR / "adapter.f32"
 #: How many texts are embedded per call to the engine while building.
 BATCH = 32
 #: Name of the vectors in the cache database's ``meta`` table.
@@ -140,6 +144,82 @@ def encoder() -> Encoder:
         if _encoder_error is not None:
             raise _encoder_error
         return _encoder
+
+
+class QueryAdapter:
+    """A learned linear map ``W`` (:data:`DIMENSION` × :data:`DIMENSION`)
+    applied to a question's embedding before it is compared with the rules'
+    profiles: ``q' = W q``, then normalised.
+
+    e5 places a player's story and the rule that decides it less close than
+    their meanings are: the words differ (a story tells cards and deeds, a
+    rule states a principle). ``W`` is learned, from the identity, on
+    questions whose right rules are known (the situations, each left out of
+    its rule's profile, and the tuning questions): the softmax over every
+    rule's profile of ``τ · (W q) · p``, with an L2 penalty on ``W − I``
+    (``bench/train_adapter.py``; a linear "embedding adapter" in place of
+    fine-tuning a model whose engine only infers). The rules' vectors are
+    untouched, so the profiles and their left-out situations
+    (:meth:`DenseIndex.profiles`) stay as they are.
+
+    ``rows`` holds ``W`` row by row (``array('f')``, ``DIMENSION²``
+    floats); None is the identity (the file missing, or made for another
+    model).
+    """
+
+    def __init__(self, rows: array | None = None) -> None:
+        self.rows = memoryview(rows) if rows is not None and len(rows) == DIMENSION * DIMENSION else None
+
+    @property
+    def identity(self) -> bool:
+        """True when the adapter changes nothing."""
+        return self.rows is None
+
+    def apply(self, vector: Sequence[float]) -> array:
+        """``W q`` normalised (``array('f')`` of :data:`DIMENSION`; zeros
+        for a zero or non-finite vector)."""
+        if self.rows is None:
+            return array("f", vector)
+        largest = max(map(abs, vector), default=0.0)
+        if not largest or not math.isfinite(largest):
+            return array("f", [0.0] * DIMENSION)
+        vector = [value / largest for value in vector]  # the same direction, without underflow
+        rows, mul, width = self.rows, operator.mul, DIMENSION
+        mapped = [sum(map(mul, rows[i * width : (i + 1) * width], vector)) for i in range(width)]
+        norm = math.sqrt(sum(value * value for value in mapped)) or 1.0
+        return array("f", (value / norm for value in mapped))
+
+
+def read_adapter_meta() -> dict:
+    """The metadata of the package's adapter (``{}`` when missing or unreadable)."""
+    import json
+
+    try:
+        meta = json.loads(ADAPTER_META.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+_adapter: QueryAdapter | None = None
+
+
+def query_adapter() -> QueryAdapter:
+    """The package's :class:`QueryAdapter`, read once (the identity when its
+    files are missing, damaged, or made for another :data:`MODEL`)."""
+    global _adapter
+    if _adapter is None:
+        rows = None
+        if read_adapter_meta().get("model") == MODEL:
+            try:
+                rows = array("f")
+                rows.frombytes(ADAPTER_ROWS.read_bytes())
+                if sys.byteorder != "little":
+                    rows.byteswap()
+            except (OSError, ValueError):
+                rows = None
+        _adapter = QueryAdapter(rows)
+    return _adapter
 
 
 def quantise(vector: Sequence[float]) -> tuple[bytes, float]:
@@ -315,9 +395,10 @@ def write_vectors(connection: sqlite3.Connection, data: dict) -> None:
 
 
 class QueryVector:
-    """A question's embedding, computed in a thread of its own while ``ask``
-    reads the question (the engine releases the GIL). :meth:`result` waits
-    for it: the vector, or None with :attr:`error` saying why."""
+    """A question's embedding, mapped by the :class:`QueryAdapter`, computed
+    in a thread of its own while ``ask`` reads the question (the engine
+    releases the GIL). :meth:`result` waits for it: the vector, or None with
+    :attr:`error` saying why."""
 
     def __init__(self, question: str) -> None:
         self.error = ""
@@ -327,7 +408,7 @@ class QueryVector:
 
     def _run(self, question: str) -> None:
         try:
-            self._vector = encoder().embed([question], query=True)[0]
+            self._vector = query_adapter().apply(encoder().embed([question], query=True)[0])
         except DenseUnavailable as error:
             self.error = str(error)
         except Exception as error:  # noqa: BLE001 - the model failing must never break ask
@@ -390,8 +471,8 @@ class DenseIndex:
         return not len(self.scales)
 
     def embed_query(self, question: str) -> array:
-        """The question's vector; raises :class:`DenseUnavailable`."""
-        return encoder().embed([question], query=True)[0]
+        """The question's vector, mapped by the :class:`QueryAdapter`; raises :class:`DenseUnavailable`."""
+        return query_adapter().apply(encoder().embed([question], query=True)[0])
 
     def row_cosine(self, vector: Sequence[float], row: int) -> float:
         """The cosine of ``vector`` with one row."""

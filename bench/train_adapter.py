@@ -1,0 +1,262 @@
+"""Learn the map of the questions' vectors (:class:`rules_kb.build.dense.QueryAdapter`).
+
+    .venv/bin/python bench/train_adapter.py            # learn, print, rewrite rules_kb/data/adapter.{json,f32}
+    .venv/bin/python bench/train_adapter.py --check    # exit 1 when the adapter is out of date
+    .venv/bin/python bench/train_adapter.py --dry-run  # learn and print only
+
+Needs the ``train`` extra (NumPy, SciPy). The examples are the questions
+whose right rules are known, as ``bench/train_fusion.py`` reads them:
+
+- every situation of ``rules_kb/data/situations.jsonl`` whose rule has
+  others, embedded as an e5 query, its right rule's profile computed
+  without it (:meth:`rules_kb.build.dense.DenseIndex.profiles`);
+- every question of the tuning set, ``tests/eval/tuning.jsonl``.
+
+The map ``W`` maximises the probability of the right rules, a softmax over
+every rule profile ``p`` of ``τ (W q) · p`` (:data:`TEMPERATURE`), minus
+an L2 penalty on ``W − I`` (:data:`REGULARISATION`); L-BFGS from the
+identity. The validation and test sets are never read here.
+
+:func:`out_of_fold` gives ``bench/train_fusion.py`` each training
+question's vector mapped by a ``W`` learned without it (:data:`FOLDS`
+folds): the fusion must learn how far the dense signal can be trusted on
+questions the map has not seen, not on those it learned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import marshal
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.evaluation import load_questions, set_path
+from rules_kb import loader
+from rules_kb.build import dense
+from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
+
+#: Query vectors computed once (not committed).
+CACHE = ROOT / "bench" / "results" / "query-vectors.marshal"
+#: The softmax's inverse temperature (cosines of e5 lie within a few tenths).
+TEMPERATURE = 100.0
+#: Strength of the L2 penalty on ``W − I``, and the share of the loss the
+#: tuning questions carry (the situations the rest): with the temperature,
+#: chosen on 21 points of the grid penalty (1e-4, 3e-4, 1e-3, 3e-3) ×
+#: share (0.2, 0.5, 0.8, 1) × τ (20, 50, 100) by the validation set's
+#: aggregate recall@1 + recall@3 of the dense retriever alone, never by one
+#: of its questions (the identity: 0.58 / 0.74; the grid: 0.43–0.69 /
+#: 0.59–0.81). (Situations asked as questions
+#: teach the map less than players' questions: written from the rule's
+#: words, they are already close to its profile.)
+REGULARISATION = 3e-3
+TUNING_SHARE = 0.8
+#: Folds of :func:`out_of_fold`.
+FOLDS = 5
+
+
+class Given:
+    """A vector already computed, as :class:`rules_kb.build.dense.QueryVector` gives it."""
+
+    error = ""
+
+    def __init__(self, vector) -> None:
+        self.vector = vector
+
+    def result(self):
+        return self.vector
+
+
+def query_vectors(texts: list[str]) -> dict[str, list[float]]:
+    """Text key → raw query embedding (before the adapter) of every text
+    (kept in :data:`CACHE`)."""
+    known = marshal.loads(CACHE.read_bytes()) if CACHE.is_file() else {}
+    missing = [text for text in dict.fromkeys(texts) if dense.text_key(text) not in known]
+    model = dense.encoder() if missing else None
+    for start in range(0, len(missing), 32):
+        batch = missing[start : start + 32]
+        for text, vector in zip(batch, model.embed(batch, query=True)):
+            known[dense.text_key(text)] = list(vector)
+        print(f"\rvecteurs des questions : {start + len(batch)}/{len(missing)}", end="", file=sys.stderr)
+    if missing:
+        CACHE.parent.mkdir(parents=True, exist_ok=True)
+        CACHE.write_bytes(marshal.dumps(known))
+        print(file=sys.stderr)
+    return known
+
+
+def inputs_fingerprint() -> str:
+    """SHA-256 of what the map is learned from: the situations, the tuning
+    questions, the vectors' fingerprint and the constants."""
+    digest = hashlib.sha256()
+    digest.update(SITUATIONS_FILE.read_bytes())
+    digest.update(set_path("tuning").read_bytes())
+    digest.update(dense.read_package_rows()[1].encode())
+    digest.update(f"{dense.MODEL} {TEMPERATURE} {REGULARISATION} {TUNING_SHARE} {FOLDS}".encode())
+    return digest.hexdigest()
+
+
+class Example(NamedTuple):
+    """A training question: its ``id`` (``s<situation>`` or ``q<question
+    id>``, as in ``bench/train_fusion.py``), raw query ``vector``, ``right``
+    (a boolean per profile row), ``left_out`` (the row of its rule's profile
+    and that profile without it, for a situation) and whether it is a
+    ``tuning`` question."""
+
+    id: str
+    vector: object
+    right: object
+    left_out: tuple | None
+    tuning: bool
+
+
+def profile_matrix(index: dense.DenseIndex):
+    """The rules' profiles as a float matrix (one row per distinct profile),
+    the situations' vectors, and the rule numbers of each profile row."""
+    import numpy as np
+
+    count = len(index.profile_scales)
+    profiles = np.frombuffer(bytes(index.profile_rows), dtype=np.int8).reshape(count, dense.DIMENSION).astype(np.float64)
+    profiles *= np.frombuffer(index.profile_scales.tobytes(), dtype=np.float32)[:, None]
+    rows = np.frombuffer(bytes(index.rows), dtype=np.int8).reshape(-1, dense.DIMENSION).astype(np.float64)
+    rows *= np.frombuffer(index.scales.tobytes(), dtype=np.float32)[:, None]
+    numbers: list[set[str]] = [set() for _ in range(count)]
+    for node, row in index.profile_index.items():
+        numbers[row].add(node.split(":", 2)[2])
+    return profiles, rows, numbers
+
+
+def training_examples(kb) -> tuple[list[Example], object]:
+    """The :class:`Example` of every training question, and the profile matrix."""
+    import numpy as np
+
+    index = dense.read_vectors(kb)
+    profiles, rows, numbers = profile_matrix(index)
+
+    def right(answers) -> np.ndarray:
+        return np.array([bool(found & answers) for found in numbers])
+
+    situations = corpus_situations(kb.corpus)
+    questions = load_questions(set_path("tuning"))
+    vectors = query_vectors([s.text for s in situations] + [q.question for q in questions])
+    per_rule = Counter(situation.node for situation in situations)
+    found = []
+    for number, situation in enumerate(situations):
+        row = index.situation_rows[number]
+        if per_rule[situation.node] < 2 or row < 0:
+            continue
+        profile = index.profile_index[situation.node]
+        rest = profiles[profile] * index.profile_norms[situation.node] - rows[row]
+        left_out = (profile, rest / np.linalg.norm(rest))
+        vector = np.array(vectors[dense.text_key(situation.text)])
+        found.append(Example(f"s{number}", vector, right({situation.node.split(':', 2)[2]}), left_out, False))
+    for question in questions:
+        vector = np.array(vectors[dense.text_key(question.question)])
+        found.append(Example(f"q{question.id}", vector, right(question.answers), None, True))
+    return [example for example in found if example.right.any()], profiles
+
+
+def fit(examples: list[Example], profiles):
+    """``W`` (a NumPy matrix) learned on ``examples`` (module docstring)."""
+    import numpy as np
+    from scipy.optimize import minimize
+    from scipy.special import logsumexp
+
+    size = dense.DIMENSION
+    queries = np.stack([example.vector for example in examples])
+    right = np.stack([example.right for example in examples])
+    tuning = np.array([example.tuning for example in examples])
+    if tuning.all() or not tuning.any():
+        shares = np.full(len(examples), 1 / len(examples))
+    else:
+        shares = np.where(tuning, TUNING_SHARE / tuning.sum(), (1 - TUNING_SHARE) / (~tuning).sum())
+    left_out = [(i, example.left_out) for i, example in enumerate(examples) if example.left_out]
+
+    def loss(flat):
+        mapped = queries @ (np.eye(size) + flat.reshape(size, size)).T
+        logits = TEMPERATURE * mapped @ profiles.T
+        for i, (row, rest) in left_out:
+            logits[i, row] = TEMPERATURE * mapped[i] @ rest
+        every = logsumexp(logits, axis=1)
+        good = logsumexp(np.where(right, logits, -np.inf), axis=1)
+        pulled = shares[:, None] * TEMPERATURE * (
+            np.exp(logits - every[:, None]) - np.where(right, np.exp(logits - good[:, None]), 0.0)
+        )
+        towards = pulled @ profiles
+        for i, (row, rest) in left_out:
+            towards[i] += pulled[i, row] * (rest - profiles[row])
+        total = shares @ (every - good) + REGULARISATION / 2 * flat @ flat
+        return total, (towards.T @ queries).ravel() + REGULARISATION * flat
+
+    result = minimize(loss, np.zeros(size * size), jac=True, method="L-BFGS-B", options={"maxiter": 300})
+    return np.eye(size) + result.x.reshape(size, size)
+
+
+def mapped(matrix, vector) -> list[float]:
+    """``W q`` normalised, as :class:`rules_kb.build.dense.QueryAdapter` computes it."""
+    import numpy as np
+
+    found = matrix.astype(np.float32).astype(np.float64) @ vector
+    return [float(x) for x in found / (np.linalg.norm(found) or 1.0)]
+
+
+def out_of_fold(kb, reuse: bool = True) -> dict[str, list[float]]:
+    """Example id → its vector mapped by a ``W`` learned on the other folds
+    (kept in ``bench/results/`` and reused when made from the same inputs)."""
+    path = CACHE.with_name("adapted-vectors.marshal")
+    fingerprint = inputs_fingerprint()
+    if reuse and path.is_file():
+        saved, vectors = marshal.loads(path.read_bytes())
+        if saved == fingerprint:
+            return vectors
+    examples, profiles = training_examples(kb)
+    vectors = {}
+    for fold in range(FOLDS):
+        print(f"\rpli {fold + 1}/{FOLDS}", end="", file=sys.stderr)
+        matrix = fit([example for i, example in enumerate(examples) if i % FOLDS != fold], profiles)
+        for example in examples[fold::FOLDS]:
+            vectors[example.id] = mapped(matrix, example.vector)
+    print(file=sys.stderr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(marshal.dumps((fingerprint, vectors)))
+    return vectors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Apprendre la transformation des vecteurs des questions de « ask ».")
+    parser.add_argument("--check", action="store_true", help="vérifier seulement que l'adaptateur est à jour")
+    parser.add_argument("--dry-run", action="store_true", help="apprendre et afficher sans écrire")
+    args = parser.parse_args()
+    fingerprint = inputs_fingerprint()
+    if args.check:
+        fresh = dense.read_adapter_meta().get("fingerprint") == fingerprint and dense.ADAPTER_ROWS.is_file()
+        print("à jour" if fresh else "périmé : relancez bench/train_adapter.py")
+        return 0 if fresh else 1
+    import numpy as np
+
+    kb = loader.open()
+    examples, profiles = training_examples(kb)
+    matrix = fit(examples, profiles)
+    moved = float(np.linalg.norm(matrix - np.eye(dense.DIMENSION)))
+    print(f"{len(examples)} questions, ‖W − I‖ = {moved:.3f}")
+    if not args.dry_run:
+        meta = {
+            "fingerprint": fingerprint, "model": dense.MODEL, "dimension": dense.DIMENSION,
+            "temperature": TEMPERATURE, "regularisation": REGULARISATION, "tuning_share": TUNING_SHARE,
+            "questions": len(examples),
+        }  # fmt: skip
+        rows = matrix.astype("<f4").tobytes()
+        dense.ADAPTER_ROWS.write_bytes(rows)
+        dense.ADAPTER_META.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        print(f"écrit : {dense.ADAPTER_ROWS}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
