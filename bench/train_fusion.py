@@ -14,7 +14,7 @@ of two kinds of questions whose right rules are known:
 - every question of the tuning set, ``tests/eval/tuning.jsonl``.
 
 The dense signal of each is computed from its vector mapped by an adapter
-learned without it (``bench/train_adapter.py``, :func:`out_of_fold`), as a
+learned without it (:func:`bench.train_adapter.out_of_fold`), as a
 player's question is mapped by one that never saw it.
 
 Each candidate is labelled right when its number is one of the question's

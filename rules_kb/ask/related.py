@@ -65,15 +65,16 @@ def diversified(rulings: list, limit: int = RULINGS_LIMIT, per_group: int = RULI
     """The first ``limit`` of ``rulings`` (best first), at most ``per_group``
     of one FAQ section's or one card's before the others have had their turn:
     the rulings of one section must not hide those of another link."""
-    taken: list = []
+    first: list[int] = []
     counts: dict[tuple[str, str], int] = {}
-    for ruling in rulings:
+    for place, ruling in enumerate(rulings):
         group = (ruling.section, ruling.card)
         if counts.get(group, 0) < per_group:
             counts[group] = counts.get(group, 0) + 1
-            taken.append(ruling)
-    taken += [ruling for ruling in rulings if ruling not in taken]
-    return tuple(taken[:limit])
+            first.append(place)
+    chosen = set(first)
+    order = first + [place for place in range(len(rulings)) if place not in chosen]
+    return tuple(rulings[place] for place in order[:limit])
 
 
 def find_glossary(reading: Reading) -> None:
