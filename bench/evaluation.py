@@ -20,7 +20,8 @@ The baselines: **bm25** is full-text search as it comes, Whoosh's defaults
 (standard analyzer, BM25F) on the raw rule texts (title, text, examples),
 every word of the question joined by OR, no concepts, no graph, no checker;
 **dense** ranks the rules by the cosine of the question's embedding with the
-rule's own text and its situations (:mod:`rules_kb.build.dense`), nothing else.
+rule's profile: its own text, its situations and the players' stories it
+decides (:mod:`rules_kb.build.dense`), nothing else.
 """
 
 from __future__ import annotations
@@ -152,19 +153,29 @@ def ask_system(kb, edition: str | None = None, dense: bool = True) -> Callable[[
     return propose
 
 
-def dense_system(kb, edition: str | None = None, adapted: bool = True) -> Callable[[str], list[str]]:
+def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: bool = True) -> Callable[[str], list[str]]:
     """The dense retriever alone: the rules of ``edition`` (default: the
-    knowledge base's) whose text or situations are closest to the question,
-    its vector mapped by the learned adapter as ``ask`` maps it, or, without
-    ``adapted``, as e5 gives it."""
+    knowledge base's) whose profile is closest to the question, its vector
+    mapped by the learned adapter as ``ask`` maps it, or, without
+    ``adapted``, as e5 gives it; without ``stories``, the profiles are the
+    rules' and their situations' vectors alone (no players' stories)."""
     from rules_kb.build.dense import QueryAdapter, encoder, query_adapter, read_vectors
 
     vectors = read_vectors(kb)
     wanted = edition or kb.default_edition
     adapter = query_adapter() if adapted else QueryAdapter()
+    if stories:
+        closest = vectors.rank_rules
+    else:
+        every = frozenset(range(len(vectors.story_nodes)))
+        bare = {node: vectors.profile(node, hidden_stories=every) for node in vectors.profile_index if node.split(":")[1] == wanted}
+
+        def closest(vector, edition):
+            found = {node: sum(a * b for a, b in zip(profile, vector)) for node, profile in bare.items()}
+            return sorted(found.items(), key=lambda item: (-item[1], item[0]))
 
     def propose(question: str) -> list[str]:
-        ranked = vectors.rank_rules(adapter.apply(encoder().embed([question], query=True)[0]), wanted)
+        ranked = closest(adapter.apply(encoder().embed([question], query=True)[0]), wanted)
         return [node.split(":", 2)[2] for node, _ in ranked[:DEPTH]]
 
     return propose

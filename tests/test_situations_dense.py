@@ -148,26 +148,104 @@ def test_a_rule_text_asked_as_a_question_finds_its_rule(kb):
     assert "rule:2004:420.5c" in [node for node, _ in ranked[:3]]
 
 
+def _rows_sum(index, rows):
+    total = [0.0] * dense.DIMENSION
+    for row in rows:
+        for i, value in enumerate(index.rows[row * dense.DIMENSION : (row + 1) * dense.DIMENSION]):
+            total[i] += value * index.scales[row]
+    return total
+
+
+def _cosine(a, b):
+    return sum(x * y for x, y in zip(a, b)) / (sum(x * x for x in a) ** 0.5 * sum(y * y for y in b) ** 0.5)
+
+
 def test_a_profile_without_one_situation_is_the_cosine_with_the_others(kb):
-    """profiles(hidden) is the cosine with the normalised sum of the other vectors."""
+    """profiles(hidden) is the cosine with the profile of the other vectors: the
+    normalised sum of the rule's and its other situations', and its stories' mean."""
     index = dense.read_vectors(kb)
     number = next(n for n, node in enumerate(index.situation_nodes) if index.situation_nodes.count(node) >= 2)
     node = index.situation_nodes[number]
     vector = list(index.embed_query("une question quelconque sur le combat"))
     members = [index.rule_rows[node]] + [row for n, (other, row) in enumerate(zip(index.situation_nodes, index.situation_rows))
                                          if other == node]  # fmt: skip
+    told = [index.story_rows.row(n) for n, nodes in enumerate(index.story_nodes) if node in nodes]
 
     def profile(rows):
-        total = [0.0] * dense.DIMENSION
-        for row in rows:
-            for i, value in enumerate(index.rows[row * dense.DIMENSION : (row + 1) * dense.DIMENSION]):
-                total[i] += value * index.scales[row]
-        return sum(a * b for a, b in zip(total, vector)) / sum(value * value for value in total) ** 0.5
+        return _cosine(dense.fold_profile(_rows_sum(index, rows), told, index.story_weight), vector)
 
     assert index.profiles(vector)[node] == pytest.approx(profile(members), abs=0.01)
     hidden_row = index.situation_rows[number]
     left = [row for row in members if row != hidden_row]
     assert index.profiles(vector, frozenset({number}))[node] == pytest.approx(profile(left), abs=0.01)
+
+
+# --- the players' stories folded into the profiles ------------------------------------------
+
+
+def test_stories_are_the_tuning_questions_mapped_by_the_current_adapter():
+    """rules_kb/data/stories.{json,i8} is what bench/train_adapter.py writes; rerun it when this fails."""
+    stories = dense.read_package_stories()
+    questions = load_questions(set_path("tuning"))
+    assert stories.ids == tuple(question.id for question in questions)
+    assert stories.numbers == tuple(question.expected for question in questions)
+    assert 0 < stories.weight and stories.editions == ("2004", "2006-faq")
+
+
+def test_every_story_reaches_the_rules_it_decides(kb):
+    index = dense.read_vectors(kb)
+    stories = dense.read_package_stories()
+    assert index.story_ids == list(stories.ids)
+    for numbers, nodes in zip(stories.numbers, index.story_nodes):
+        assert {node.split(":", 2)[2] for node in nodes} == set(numbers)
+
+
+def test_a_story_left_out_changes_only_its_rules_profiles(kb):
+    index = dense.read_vectors(kb)
+    number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
+    vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)  # the story, normalised
+    every = index.profiles(vector)
+    without = index.profiles(vector, hidden_stories=frozenset({number}))
+    changed = {node for node in every if abs(every[node] - without[node]) > 1e-9}
+    assert changed and changed <= set(index.story_nodes[number])
+    # the story pulled its rules' profiles towards itself
+    assert all(every[node] > without[node] for node in changed)
+    node = index.story_nodes[number][0]
+    told = [index.story_rows.row(n) for n, nodes in enumerate(index.story_nodes) if node in nodes and n != number]
+    members = [index.rule_rows[node]] + [row for other, row in zip(index.situation_nodes, index.situation_rows) if other == node]
+    expected = _cosine(dense.fold_profile(_rows_sum(index, members), told, index.story_weight), vector)
+    assert without[node] == pytest.approx(expected, abs=1e-6)
+
+
+def test_story_files_missing_damaged_or_for_another_adapter_are_no_stories(tmp_path, monkeypatch):
+    monkeypatch.setattr(dense, "STORIES_META", tmp_path / "absent.json")
+    assert dense.read_package_stories() == dense.NO_STORIES
+    meta = json.loads((dense.DATA_DIR / "stories.json").read_text(encoding="utf-8"))
+    rows = (dense.DATA_DIR / "stories.i8").read_bytes()
+    monkeypatch.setattr(dense, "STORIES_ROWS", tmp_path / "stories.i8")
+    monkeypatch.setattr(dense, "STORIES_META", tmp_path / "stories.json")
+    (tmp_path / "stories.i8").write_bytes(rows)
+    for broken in ({**meta, "adapter": "un autre"}, {**meta, "model": "un autre modèle"}, {**meta, "weight": "nan"},
+                   {**meta, "stories": meta["stories"][:-1]}, {k: v for k, v in meta.items() if k != "scales"}):  # fmt: skip
+        (tmp_path / "stories.json").write_text(json.dumps(broken), encoding="utf-8")
+        assert dense.read_package_stories() == dense.NO_STORIES
+    (tmp_path / "stories.json").write_text("{pas du json", encoding="utf-8")
+    assert dense.read_package_stories() == dense.NO_STORIES
+    (tmp_path / "stories.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert dense.read_package_stories().ids
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(-1e3, 1e3), min_size=dense.DIMENSION, max_size=dense.DIMENSION),
+    st.lists(st.lists(st.floats(-1, 1), min_size=dense.DIMENSION, max_size=dense.DIMENSION), max_size=3),
+    st.floats(0, 2),
+)
+def test_a_folded_profile_is_a_unit_or_zero_vector(total, stories, weight):
+    profile = dense.fold_profile(total, stories, weight)
+    norm = sum(value * value for value in profile)
+    assert len(profile) == dense.DIMENSION
+    assert norm == pytest.approx(1.0, abs=1e-6) or norm == 0.0
 
 
 def test_without_the_model_ask_answers_from_the_words_and_says_so(kb, monkeypatch):
@@ -273,14 +351,14 @@ def test_explain_parts_show_each_signal(kb):
 
 def test_the_issue_questions_find_their_rules(kb):
     """Issue 18's acceptance questions: the first is judged by the checker, whose rule comes first;
-    the second is not met (the README says 413.2a comes 12th); this keeps it from slipping further."""
+    the second is found by the meaning (the stories told of 413.2a)."""
     answer = ask(kb, "ma créature est devenue 0/1 à cause d'un effet qui dure jusqu'à la fin du tour alors "
                      "qu'elle avait déjà pris une blessure en combat, elle reste en jeu ?")  # fmt: skip
     assert answer.rules[0].number == "420.5c"
     assert answer.verification.applied == ("420.5c",)
     answer = ask(kb, "je lance un sort qui détruit un artefact ciblé mais avant qu'il se résolve mon adversaire "
-                     "renvoie l'artefact dans sa main, mon sort fait quand même quelque chose ?", limit=15)  # fmt: skip
-    assert "413.2a" in [rule.number for rule in answer.rules]
+                     "renvoie l'artefact dans sa main, mon sort fait quand même quelque chose ?")  # fmt: skip
+    assert answer.rules[0].number == "413.2a"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

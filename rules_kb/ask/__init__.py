@@ -100,15 +100,17 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
 
 
 def candidate_signals(
-    kb: KnowledgeBase, question: str, vector=None, hidden: frozenset[int] = frozenset(), edition: str | None = None
+    kb: KnowledgeBase, question: str, vector=None, hidden: frozenset[int] = frozenset(), edition: str | None = None,
+    hidden_stories: frozenset[int] = frozenset(),
 ) -> dict[str, dict[str, float]]:
     """Rule node → its raw signal values (:data:`rules_kb.ask.fusion.FEATURES`)
     for every candidate of ``question``, as :func:`ask` computes them before
     ranking; what ``bench/train_fusion.py`` learns the weights from.
     ``vector`` is the question's embedding (an object whose ``result()``
-    gives it, None: no dense signals); ``hidden`` situations are left out.
+    gives it, None: no dense signals); ``hidden`` situations and
+    ``hidden_stories`` (:class:`rules_kb.build.dense.StoryRows`, by number) are left out.
     Empty for a question ``ask`` does not understand."""
-    reading = Reading(kb, question, 1, edition, vector, fusion.weights(dense=vector is not None), hidden)
+    reading = Reading(kb, question, 1, edition, vector, fusion.weights(dense=vector is not None), hidden, hidden_stories)
     for step in STEPS[: STEPS.index(rank)]:
         step(reading)
         if reading.unknown:

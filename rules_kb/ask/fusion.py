@@ -6,6 +6,11 @@ coverage, the BM25 of its profile, its words and its situations'
 (``situations``), the concepts through the graph, the rules citing it
 (``graph``), the checker's verdict, and the cosine of the question's
 embedding with its profile (``dense``, a z-score over all the rules).
+Beside the signals, the rule's *support*: ``log(1 + n)`` for the ``n``
+players' stories folded into its profile
+(:class:`rules_kb.build.dense.StoryRows`), which says how far its dense
+rank can be trusted; it weighs alone and times the dense rank, and its
+parts count in ``dense``.
 (A subrule's place among its siblings and a heading's having a subrule
 the words found were signals too, until their learned weights came out
 nil.) Its score is the sum of those
@@ -35,12 +40,16 @@ from pathlib import Path
 FEATURES = (
     "text", "coverage", "situations", "concepts", "graph", "checker", "dense",
 )  # fmt: skip
-#: The signals that need the embedding model.
-DENSE_FEATURES = ("dense",)
 #: The suffix of the weight of a signal's rank.
 RANK = "@rang"
-#: Every weight's name: each signal's, then each signal's rank's.
-WEIGHT_NAMES = (*FEATURES, *(feature + RANK for feature in FEATURES))
+#: The key of the support in a candidate's values (not a signal of its own: its parts count in ``dense``).
+SUPPORT = "stories"
+#: The weights of the support: alone, and times the dense rank.
+SUPPORT_WEIGHTS = (SUPPORT, "dense" + RANK + "×" + SUPPORT)
+#: The signals and weights that need the embedding model.
+DENSE_FEATURES = ("dense", SUPPORT)
+#: Every weight's name: each signal's, then each signal's rank's, then the support's.
+WEIGHT_NAMES = (*FEATURES, *(feature + RANK for feature in FEATURES), *SUPPORT_WEIGHTS)
 #: The learned weights (package data, written by ``bench/train_fusion.py``).
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "data" / "fusion.json"
 #: The weights used when the file is missing: the sum of the parts, as before any learning.
@@ -80,19 +89,27 @@ def reciprocal_ranks(parts: dict[str, dict[str, float]]) -> dict[str, dict[str, 
 
 
 def design(parts: dict[str, dict[str, float]]) -> dict[str, list[float]]:
-    """Node → its values for :data:`WEIGHT_NAMES` (the signals, then their ranks)."""
+    """Node → its values for :data:`WEIGHT_NAMES` (the signals, their
+    ranks, the support and the support times the dense rank)."""
     ranks = reciprocal_ranks(parts)
-    return {node: [values.get(f, 0.0) for f in FEATURES] + [ranks[node][f] for f in FEATURES] for node, values in parts.items()}
+    return {
+        node: [values.get(f, 0.0) for f in FEATURES] + [ranks[node][f] for f in FEATURES]
+        + [values.get(SUPPORT, 0.0), values.get(SUPPORT, 0.0) * ranks[node]["dense"]]
+        for node, values in parts.items()
+    }  # fmt: skip
 
 
 def contributions(parts: dict[str, dict[str, float]], learned: dict[str, float]) -> dict[str, dict[str, float]]:
     """Node → signal → its part of the node's score: the signal's value and
-    its rank, each times its weight."""
+    its rank, each times its weight; the support's parts count in ``dense``."""
     ranks = reciprocal_ranks(parts)
-    return {
-        node: {f: values.get(f, 0.0) * learned.get(f, 0.0) + ranks[node][f] * learned.get(f + RANK, 0.0) for f in FEATURES}
-        for node, values in parts.items()
-    }
+    found = {}
+    for node, values in parts.items():
+        found[node] = {f: values.get(f, 0.0) * learned.get(f, 0.0) + ranks[node][f] * learned.get(f + RANK, 0.0) for f in FEATURES}
+        support = values.get(SUPPORT, 0.0)
+        alone, with_rank = SUPPORT_WEIGHTS
+        found[node]["dense"] += support * (learned.get(alone, 0.0) + ranks[node]["dense"] * learned.get(with_rank, 0.0))
+    return found
 
 
 def trained_fingerprint() -> str:

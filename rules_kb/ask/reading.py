@@ -58,7 +58,8 @@ class Reading:
     rules found, by node). ``vector`` is the question's embedding being
     computed (:class:`rules_kb.build.dense.QueryVector`, None without the
     dense signals), ``hidden`` situations (by number) are left out of the
-    situation signals (to learn the fusion on the situations themselves),
+    situation signals and ``hidden_stories`` (by number) out of the rules'
+    profiles (to learn the fusion on the situations and stories themselves),
     ``notes`` say what the answer lacked. Then ``candidates`` are scored part by part;
     ``verification`` is the checker's; ``answers``, ``rulings`` and
     ``glossary`` make the answer.
@@ -67,6 +68,7 @@ class Reading:
     def __init__(
         self, kb: KnowledgeBase, question: str, limit: int, edition: str | None, vector=None,
         weights: dict[str, float] | None = None, hidden: frozenset[int] = frozenset(),
+        hidden_stories: frozenset[int] = frozenset(),
     ) -> None:  # fmt: skip
         self.kb = kb
         self.index: SearchIndex = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
@@ -87,6 +89,7 @@ class Reading:
         self.hits: dict[str, object] = {}
         self.vector = vector
         self.hidden = hidden
+        self.hidden_stories = hidden_stories
         self.notes: list[str] = []
         self.dense_parts: dict[str, dict[str, float]] = {}
         self.candidates = Candidates(weights)

@@ -7,7 +7,9 @@
   :data:`SITUATION_POOL` best become candidates.
 - **Meaning** (:func:`weigh_dense`): the cosine of the question's embedding
   (:mod:`rules_kb.build.dense`) with each rule's profile, the normalised
-  sum of its and its situations' vectors (part ``dense``), as a z-score
+  sum of its and its situations' vectors with the mean of the players'
+  stories it decides (:class:`rules_kb.build.dense.StoryRows`; part
+  ``dense``), as a z-score
   over all the rules; the :data:`DENSE_POOL` closest rules become candidates. Without the model, a note says the answer comes
   from the words alone and the weights learned without these parts are used.
 """
@@ -74,7 +76,7 @@ def weigh_dense(reading: Reading) -> None:
             f"{index.missing} textes (règles ou situations) n'ont pas de vecteur : le modèle manquait quand "
             "l'index a été construit ; reconstruisez l'index pour les ajouter."
         )
-    profiles = index.profiles(vector, reading.hidden)
+    profiles = index.profiles(vector, reading.hidden, reading.hidden_stories)
     mean, spread = _zscores(list(profiles.values()))
     parts = {node: {"dense": (value - mean) / spread} for node, value in profiles.items()}
     if reading.edition:
@@ -87,11 +89,16 @@ def weigh_dense(reading: Reading) -> None:
 
 
 def fill_dense(reading: Reading) -> None:
-    """Give every candidate its dense parts (0 for a rule without a vector)."""
+    """Give every candidate its dense parts (0 for a rule without a vector)
+    and its support (:mod:`rules_kb.ask.fusion`): ``log(1 + n)`` for the
+    ``n`` stories in its profile, the hidden ones left out."""
     parts, candidates = reading.dense_parts, reading.candidates
     if not parts:
         return
+    told = read_vectors(reading.kb).story_counts(reading.hidden_stories)
     for node in candidates.parts:
         values = parts.get(node)
         if values is not None:
             candidates.set(node, "dense", values["dense"])
+        if told.get(node):
+            candidates.set(node, fusion.SUPPORT, math.log1p(told[node]))

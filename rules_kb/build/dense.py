@@ -9,8 +9,9 @@ alone costs five times a bare Python start, more than a whole lookup.
 Each rule is embedded from its title, text and examples, each situation
 (:mod:`rules_kb.build.situations`) on its own, as e5 "passages"; a question
 as an e5 "query". A rule's profile is the normalised sum of its vector and
-its situations' (:meth:`DenseIndex.profiles`): a question is compared with
-one profile a rule. Vectors are L2-normalised, then stored as 8-bit integers
+its situations', with the mean of the players' stories the rule decides
+(:class:`StoryRows`, :func:`fold_profile`): a question is compared with one
+profile a rule (:meth:`DenseIndex.profiles`). Vectors are L2-normalised, then stored as 8-bit integers
 with one scale per vector (cosines to within about 0.01), one row per
 distinct text.
 
@@ -55,6 +56,10 @@ VECTORS_ROWS = DATA_DIR / "vectors.i8"
 #: The learned map of the questions' vectors (:class:`QueryAdapter`), written by ``bench/train_adapter.py``.
 ADAPTER_META = DATA_DIR / "adapter.json"
 ADAPTER_ROWS = DATA_DIR / "adapter.f32"
+#: The players' stories whose rules are known, as the adapter maps them (:class:`StoryRows`),
+#: written by ``bench/train_adapter.py``.
+STORIES_META = DATA_DIR / "stories.json"
+STORIES_ROWS = DATA_DIR / "stories.i8"
 #: How many texts are embedded per call to the engine while building.
 BATCH = 32
 #: Name of the vectors in the cache database's ``meta`` table.
@@ -248,6 +253,83 @@ class VectorRows(NamedTuple):
         return None if row is None else self.row(row)
 
 
+class StoryRows(NamedTuple):
+    """Players' stories whose rules are known — the questions of the tuning
+    set (``tests/eval/tuning.jsonl``) — as vectors mapped by the
+    :class:`QueryAdapter`, folded into the profiles of the rules they
+    decide (:func:`fold_profile`): a story told at the table is close to
+    the stories already told of its rule, in the same kind of words, even
+    where it is far from the rule's own text.
+
+    ``ids`` are the questions' ids, ``numbers`` the rule numbers each
+    decides (its expected rules), read in the ``editions`` named; ``rows``
+    and ``scales`` their 8-bit vectors (:func:`quantise`); ``weight`` the
+    part of a profile the mean of its stories takes (chosen with the
+    adapter, ``bench/train_adapter.py``).
+    """
+
+    ids: tuple[str, ...]
+    numbers: tuple[tuple[str, ...], ...]
+    editions: tuple[str, ...]
+    rows: bytes
+    scales: array
+    weight: float
+
+
+#: No stories: the profiles are the rules' and their situations' alone.
+NO_STORIES = StoryRows((), (), (), b"", array("f"), 0.0)
+
+
+def read_package_stories() -> StoryRows:
+    """The package's :class:`StoryRows` (:data:`NO_STORIES` when its files
+    are missing or damaged, or were made for another :data:`MODEL` or
+    another adapter than the package's)."""
+    import json
+
+    try:
+        meta = json.loads(STORIES_META.read_text(encoding="utf-8"))
+        rows = STORIES_ROWS.read_bytes()
+        found = StoryRows(
+            tuple(str(key) for key, _ in meta["stories"]),
+            tuple(tuple(str(number) for number in numbers) for _, numbers in meta["stories"]),
+            tuple(str(edition) for edition in meta["editions"]), rows, array("f", meta["scales"]),
+            float(meta["weight"]),
+        )  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError):
+        return NO_STORIES
+    if (
+        meta.get("model") != MODEL
+        or meta.get("adapter") != read_adapter_meta().get("fingerprint")
+        or not len(rows) == DIMENSION * len(found.ids) == DIMENSION * len(found.scales)
+        or not math.isfinite(found.weight)
+    ):
+        return NO_STORIES
+    return found
+
+
+def fold_profile(total: Sequence[float], stories: Sequence[Sequence[float]], weight: float) -> list[float]:
+    """A rule's profile: ``total``, the sum of its vector and its
+    situations', normalised, plus ``weight`` times the mean of its
+    ``stories``' vectors, normalised again (zeros for a zero vector)."""
+    found = _unit(total)
+    if stories and weight:
+        share = weight / len(stories)
+        for story in stories:
+            for i, value in enumerate(story):
+                found[i] += share * value
+    return _unit(found)
+
+
+def _unit(values: Sequence[float]) -> list[float]:
+    """``values`` normalised (zeros for a zero or non-finite vector), scaled first so that no square underflows."""
+    largest = max(map(abs, values), default=0.0)
+    if not largest or not math.isfinite(largest):
+        return [0.0] * len(values)
+    scaled = [value / largest for value in values]
+    norm = math.sqrt(sum(value * value for value in scaled))
+    return [value / norm for value in scaled]
+
+
 def fingerprint(keys: Iterable[str]) -> str:
     """SHA-256 of the model's name and the sorted distinct text keys."""
     import hashlib
@@ -349,13 +431,20 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
         if row is not None:
             rule_rows[rule_node(rule)] = row
     situation_rows = [rows.keys.get(text_key(situation.text), -1) for situation in situations]
-    sums, norms, dots = profile_geometry(rows, rule_rows, situations, situation_rows)
+    sums = profile_sums(rows, rule_rows, situations, situation_rows)
+    stories = read_package_stories()
+    story_nodes = story_rule_nodes(corpus, stories)
+    story_rows = VectorRows({}, stories.rows, stories.scales)
+    told: dict[str, list[list[float]]] = {}
+    for row, nodes in enumerate(story_nodes):
+        for node in nodes:
+            told.setdefault(node, []).append(story_rows.row(row))
     profile_index: dict[str, int] = {}  # rule node → its profile's row; identical profiles share one
     distinct: dict[tuple[bytes, float], int] = {}
     profile_rows = bytearray()
     profile_scales = array("f")
     for node, total in sums.items():
-        data, scale = quantise([value / (norms[node] or 1.0) for value in total])
+        data, scale = quantise(fold_profile(total, told.get(node, ()), stories.weight))
         row = distinct.setdefault((data, scale), len(distinct))
         if row == len(profile_scales):
             profile_rows += data
@@ -364,29 +453,31 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
     return {
         "model": MODEL, "rows": rows.rows, "scales": rows.scales.tobytes(), "rule_rows": rule_rows,
         "situation_rows": situation_rows, "situation_nodes": [situation.node for situation in situations],
-        "missing": len(texts) - len(rows.keys), "profile_norms": norms, "situation_dots": dots,
+        "missing": len(texts) - len(rows.keys), "story_ids": list(stories.ids), "story_nodes": story_nodes,
+        "story_rows": stories.rows, "story_scales": stories.scales.tobytes(), "story_weight": stories.weight,
         "profile_index": profile_index, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes(),
     }  # fmt: skip
 
 
-def profile_geometry(rows: VectorRows, rule_rows: dict[str, int], situations: Sequence, situation_rows: list[int]):
-    """For the rules' profile vectors (the sum ``S`` of a rule's vector and
-    its situations'): ``S`` and ``‖S‖`` by rule node, and ``S·v`` for each
-    situation ``v`` (0 when it has no vector), so that the profile's cosine
-    with a question can leave one situation out (:meth:`DenseIndex.profiles`)."""
+def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situations: Sequence, situation_rows: list[int]) -> dict[str, list[float]]:
+    """Rule node → the sum of its vector and its situations' (those without a vector left out)."""
     sums: dict[str, list[float]] = {node: rows.row(row) for node, row in rule_rows.items()}
     for situation, row in zip(situations, situation_rows):
         if row >= 0:
-            vector = rows.row(row)
             total = sums.setdefault(situation.node, [0.0] * DIMENSION)
-            for i, value in enumerate(vector):
+            for i, value in enumerate(rows.row(row)):
                 total[i] += value
-    norms = {node: math.sqrt(sum(value * value for value in total)) for node, total in sums.items()}
-    dots = [
-        sum(map(operator.mul, sums[situation.node], rows.row(row))) if row >= 0 else 0.0
-        for situation, row in zip(situations, situation_rows)
+    return sums
+
+
+def story_rule_nodes(corpus: Corpus, stories: StoryRows) -> list[list[str]]:
+    """For each story, the nodes of the rules of ``corpus`` it decides: its
+    numbers in each of the stories' editions the corpus has."""
+    nodes = {(rule.edition, rule.number): rule_node(rule) for rule in corpus.rules if rule.edition in stories.editions}
+    return [
+        [nodes[edition, number] for number in numbers for edition in stories.editions if (edition, number) in nodes]
+        for numbers in stories.numbers
     ]
-    return sums, norms, dots
 
 
 def write_vectors(connection: sqlite3.Connection, data: dict) -> None:
@@ -442,12 +533,14 @@ class DenseIndex:
 
     ``rule_rows`` maps rule nodes to rows, ``situation_rows`` and
     ``situation_nodes`` give each situation's row (-1: none) and rule;
-    ``missing`` counts the texts without a vector; ``profile_rows`` and
-    ``profile_scales`` hold the rules' distinct normalised profile vectors
-    (8-bit; the same rule in ten identical editions is one row),
-    ``profile_index`` gives each rule's row, ``profile_norms`` and
-    ``situation_dots`` are :func:`profile_geometry`'s. A question is compared with the profiles
-    only (one row a rule), the situations' rows serve to leave one out.
+    ``missing`` counts the texts without a vector; ``story_ids``,
+    ``story_nodes`` (the rules each decides), ``story_rows`` and
+    ``story_weight`` are the :class:`StoryRows` folded into the profiles;
+    ``profile_rows`` and ``profile_scales`` hold the rules' distinct
+    profile vectors (:func:`fold_profile`, 8-bit; the same rule in ten
+    identical editions is one row), ``profile_index`` gives each rule's
+    row. A question is compared with the profiles only (one row a rule);
+    the situations' and stories' rows serve to leave some out.
     """
 
     def __init__(self, data: dict) -> None:
@@ -458,8 +551,12 @@ class DenseIndex:
         self.situation_rows: list[int] = data["situation_rows"]
         self.situation_nodes: list[str] = data["situation_nodes"]
         self.missing: int = data["missing"]
-        self.profile_norms: dict[str, float] = data["profile_norms"]
-        self.situation_dots: list[float] = data["situation_dots"]
+        self.story_ids: list[str] = data["story_ids"]
+        self.story_nodes: list[list[str]] = data["story_nodes"]
+        self.story_rows = VectorRows({}, data["story_rows"], array("f"))
+        self.story_rows.scales.frombytes(data["story_scales"])
+        self.story_weight: float = data["story_weight"]
+        self._story_counts: dict[str, int] | None = None
         self.profile_index: dict[str, int] = data["profile_index"]
         self.profile_rows = memoryview(data["profile_rows"]).cast("b")
         self.profile_scales = array("f")
@@ -478,24 +575,49 @@ class DenseIndex:
         """The cosine of ``vector`` with one row."""
         return sum(map(operator.mul, self.rows[row * DIMENSION : (row + 1) * DIMENSION], vector)) * self.scales[row]
 
-    def profiles(self, vector: Sequence[float], hidden: frozenset[int] = frozenset()) -> dict[str, float]:
-        """Rule node → cosine of ``vector`` with the rule's profile (the
-        normalised sum ``S`` of its vector and its situations'); the
-        ``hidden`` situations left out: ``(q·S − q·v) / ‖S − v‖`` (exact for
-        one a rule, to first order for more)."""
+    def profiles(
+        self, vector: Sequence[float], hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()
+    ) -> dict[str, float]:
+        """Rule node → cosine of ``vector`` with the rule's profile
+        (:func:`fold_profile`); the ``hidden`` situations and
+        ``hidden_stories`` (by number) left out of their rules' profiles,
+        which are then computed again from their rows (:meth:`profile`)."""
         rows, scales, mul, width = self.profile_rows, self.profile_scales, operator.mul, DIMENSION
         vector = list(vector)
         cosines = [sum(map(mul, rows[i * width : (i + 1) * width], vector)) * scales[i] for i in range(len(scales))]
         found = {node: cosines[row] for node, row in self.profile_index.items()}
-        for number in hidden:
-            row = self.situation_rows[number]
-            node = self.situation_nodes[number]
-            if row < 0 or node not in found:
-                continue
-            norm = self.profile_norms[node]
-            rest = math.sqrt(max(norm * norm - 2 * self.situation_dots[number] + 1, 1e-9))
-            found[node] = (found[node] * norm - self.row_cosine(vector, row)) / rest
+        changed = {self.situation_nodes[n] for n in hidden if 0 <= n < len(self.situation_nodes)}
+        changed.update(node for n in hidden_stories if 0 <= n < len(self.story_nodes) for node in self.story_nodes[n])
+        for node in changed & found.keys():
+            found[node] = sum(map(mul, self.profile(node, hidden, hidden_stories), vector))
         return found
+
+    def story_counts(self, hidden_stories: frozenset[int] = frozenset()) -> dict[str, int]:
+        """Rule node → how many stories its profile holds, the ``hidden_stories`` left out."""
+        if self._story_counts is None:
+            self._story_counts = {}
+            for nodes in self.story_nodes:
+                for node in nodes:
+                    self._story_counts[node] = self._story_counts.get(node, 0) + 1
+        if not hidden_stories:
+            return self._story_counts
+        found = dict(self._story_counts)
+        for number in hidden_stories:
+            for node in self.story_nodes[number] if 0 <= number < len(self.story_nodes) else ():
+                found[node] -= 1
+        return found
+
+    def profile(self, node: str, hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()) -> list[float]:
+        """The profile vector of a rule node (:func:`fold_profile`), computed
+        from its rows, the ``hidden`` situations and ``hidden_stories`` left out."""
+        rows = VectorRows({}, self.rows, self.scales)
+        total = rows.row(self.rule_rows[node]) if node in self.rule_rows else [0.0] * DIMENSION
+        for number, (other, row) in enumerate(zip(self.situation_nodes, self.situation_rows)):
+            if other == node and row >= 0 and number not in hidden:
+                for i, value in enumerate(rows.row(row)):
+                    total[i] += value
+        told = [self.story_rows.row(n) for n, nodes in enumerate(self.story_nodes) if node in nodes and n not in hidden_stories]
+        return fold_profile(total, told, self.story_weight)
 
     def rank_rules(self, vector: Sequence[float], edition: str | None = None) -> list[tuple[str, float]]:
         """Rule nodes (of ``edition``, or all) by the cosine of ``vector``
