@@ -245,7 +245,7 @@ class VectorRows(NamedTuple):
     def row(self, row: int) -> list[float]:
         """The vector of a row, as floats."""
         view = memoryview(self.rows).cast("b")[row * DIMENSION : (row + 1) * DIMENSION]
-        return [value * self.scales[row] for value in view]
+        return list(map(self.scales[row].__mul__, view))
 
     def vector(self, key: str) -> list[float] | None:
         """The vector of a text key, as floats, or None."""
@@ -314,9 +314,7 @@ def fold_profile(total: Sequence[float], stories: Sequence[Sequence[float]], wei
     found = _unit(total)
     if stories and weight:
         share = weight / len(stories)
-        for story in stories:
-            for i, value in enumerate(story):
-                found[i] += share * value
+        found = [value + share * sum(told) for value, told in zip(found, zip(*stories))]
     return _unit(found)
 
 
@@ -461,13 +459,11 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
 
 def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situations: Sequence, situation_rows: list[int]) -> dict[str, list[float]]:
     """Rule node → the sum of its vector and its situations' (those without a vector left out)."""
-    sums: dict[str, list[float]] = {node: rows.row(row) for node, row in rule_rows.items()}
+    members: dict[str, list[list[float]]] = {node: [rows.row(row)] for node, row in rule_rows.items()}
     for situation, row in zip(situations, situation_rows):
         if row >= 0:
-            total = sums.setdefault(situation.node, [0.0] * DIMENSION)
-            for i, value in enumerate(rows.row(row)):
-                total[i] += value
-    return sums
+            members.setdefault(situation.node, []).append(rows.row(row))
+    return {node: [sum(values) for values in zip(*vectors)] for node, vectors in members.items()}
 
 
 def story_rule_nodes(corpus: Corpus, stories: StoryRows) -> list[list[str]]:
