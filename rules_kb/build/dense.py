@@ -11,9 +11,9 @@ Each rule is embedded from its title, text and examples, each situation
 as an e5 "query". A rule's profile is the normalised sum of its vector and
 its situations', with the mean of the players' stories the rule decides
 (:class:`StoryRows`, :func:`fold_profile`): a question is compared with one
-profile a rule (:meth:`DenseIndex.profiles`). Vectors are L2-normalised, then stored as 8-bit integers
-with one scale per vector (cosines to within about 0.01), one row per
-distinct text.
+profile a rule (:meth:`DenseIndex.profiles`). Vectors are L2-normalised,
+then stored as 8-bit integers with one scale per vector (cosines to within
+about 0.01), one row per distinct text.
 
 The build (:func:`embed_corpus`) takes the vectors of texts it already knows
 from the package data (``rules_kb/data/vectors.json`` and ``vectors.i8``,
@@ -607,11 +607,12 @@ class DenseIndex:
         """The profile vector of a rule node (:func:`fold_profile`), computed
         from its rows, the ``hidden`` situations and ``hidden_stories`` left out."""
         rows = VectorRows({}, self.rows, self.scales)
-        total = rows.row(self.rule_rows[node]) if node in self.rule_rows else [0.0] * DIMENSION
-        for number, (other, row) in enumerate(zip(self.situation_nodes, self.situation_rows)):
-            if other == node and row >= 0 and number not in hidden:
-                for i, value in enumerate(rows.row(row)):
-                    total[i] += value
+        members = [rows.row(self.rule_rows[node])] if node in self.rule_rows else []
+        members += [
+            rows.row(row) for number, (other, row) in enumerate(zip(self.situation_nodes, self.situation_rows))
+            if other == node and row >= 0 and number not in hidden
+        ]  # fmt: skip
+        total = [sum(values) for values in zip(*members)] or [0.0] * DIMENSION
         told = [self.story_rows.row(n) for n, nodes in enumerate(self.story_nodes) if node in nodes and n not in hidden_stories]
         return fold_profile(total, told, self.story_weight)
 
