@@ -84,6 +84,43 @@ def test_a_rule_the_checker_examined_without_effect_still_comes_first(kb):
     assert any(s.startswith("Ne s'applique pas") and "(420.5c)" in s for s in answer.verification.outcome)
 
 
+def test_a_creature_that_becomes_other_values_is_the_same_creature(kb):
+    """One creature whose values change: "devient 0/1" is an effect setting its power and
+    toughness (418.5: in the layers, after its damage), not a second creature."""
+    facts = extract_facts("ma 2/2 a pris 1 blessure puis devient 0/1")
+    assert len(facts.creatures) == 1 and facts.creatures[0].changes == [(38, "set", 0, 1)]
+    answer = ask(kb, "ma 2/2 a pris 1 blessure puis devient 0/1")
+    assert answer.verification.applied == ("420.5c",) and numbers(answer)[0] == "420.5c"
+
+
+def test_effects_whose_order_decides_the_values_give_the_layer_rules(kb):
+    """418.5d, 418.5g (2004): timestamp order; the 0/1 first, then +2/+2: 2/3, not 6/7 nor 0/1."""
+    answer = ask(kb, "ma 4/4 devient 0/1 avec un sort puis je lui file +2/+2")
+    assert len(answer.facts.creatures) == 1
+    assert answer.verification.outcome[0].startswith("Créature 4/4 (creature-1) : 2/3")
+    assert numbers(answer)[0].startswith("418.5")
+    # changes that only add up need no order: no layer verdict
+    answer = ask(kb, "ma 3/3 prend -1/-1 puis +2/+2")
+    assert not any(number.startswith("418.5") for number in answer.verification.applied)
+
+
+def test_the_values_a_player_asks_about_are_checked_not_added(kb):
+    """200.10 (2004): a +1/+1 counter on a 2/2 makes it 3/3; "elle devient 3/3 ?" is the question."""
+    answer = ask(kb, "si je mets un marqueur +1/+1 sur ma 2/2 elle devient 3/3 ?")
+    assert len(answer.facts.creatures) == 1 and answer.facts.creatures[0].asked == (3, 3)
+    assert answer.verification.outcome[0].startswith("Créature 2/2 (creature-1) : 3/3")
+    assert numbers(answer)[0] in {"200.10", "418.5a"}
+    wrong = ask(kb, "si je mets un marqueur +1/+1 sur ma 2/2 elle devient 4/4 ?")
+    assert wrong.verification.outcome[0].startswith("Créature 2/2 (creature-1) : 3/3")
+    assert wrong.verification.outcome[0].endswith("Pas 4/4.")
+
+
+def test_rules_the_checker_examined_without_effect_weigh_nothing(kb):
+    answer = ask(kb, "ma 3/3 a 2 blessures et prend +1/+1")
+    assert "420.5c" in answer.verification.examined and not answer.verification.applied
+    assert all(rule.parts["checker"] == 0 for rule in answer.rules)
+
+
 def test_typed_rule_numbers_count(kb):
     assert numbers(ask(kb, "que dit la règle 420.5c ?"))[0] == "420.5c"
 
@@ -162,6 +199,7 @@ def test_built_scenario_is_what_check_runs(kb):
             "ma 2/2", "sa 3/3", "2 dégâts", "trois blessures", "un marqueur +1/+1", "un -1/-1", "prend -1/-1",
             "à 0 pv", "10 marqueurs poison", "deux légendes", "même nom", "un token au cimetière",
             "l'aura de la créature exilée", "je pioche, ma bibliothèque est vide", "endurance de 0", "et", ",",
+            "devient 0/1", "elle devient 3/3", "puis passe à 1/1",
         ]),
         max_size=6,
     )

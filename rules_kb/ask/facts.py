@@ -11,7 +11,13 @@ for the judge to refine and pass to ``check``.
 What is read, by pattern:
 
 - ``P/T`` (``2/2``, ``1/1``): a creature, the asking player's unless
-  "sa", "son", "ses", "adverse" or "adversaire" comes just before;
+  "sa", "son", "ses", "adverse" or "adversaire" comes just before; after a
+  verb of change ("devient", "passe à", "se retrouve en"…) and a creature
+  already told, the same creature: an effect that sets its power and
+  toughness ("ma 2/2 … devient 0/1", 418.5), or, when those are already
+  its values after the counters and effects told before or a question mark
+  follows, the result the player asks about ("un marqueur +1/+1 sur ma 2/2,
+  elle devient 3/3 ?");
   "endurance de N" / "force de N" give a creature or its values;
 - ``N blessures|dégâts|dommages`` (also "damage", "dmg"): damage marked on
   the creature told just before (else just after);
@@ -48,6 +54,11 @@ NUMBER_WORDS = {
 _NUMBER = r"(-?\d+|" + "|".join(NUMBER_WORDS) + r")"
 
 _PT_RE = re.compile(r"(?<![\d+\-/])(\d+)\s*/\s*(\d+)(?![\d/])")
+#: A verb of change right before a P/T: the creature told before becomes it (not a new creature).
+_BECOMES_RE = re.compile(
+    r"(?:devient|deviennent|devenue?s?|devenir|passe\s+(?:a|en)|passee?\s+(?:a|en)|se\s+retrouve\s+(?:a|en)"
+    r"|est\s+maintenant|transformee?\s+en|elle\s+fait|il\s+fait)\s+(?:une?\s+|en\s+)?$"
+)
 _SIGNED_RE = re.compile(r"([+-]\d+)\s*/\s*([+-]\d+)")
 _COUNTER_WORD_RE = re.compile(r"marqueurs?|counters?")
 _DAMAGE_RE = re.compile(_NUMBER + r"\s+(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?)\b")
@@ -97,7 +108,7 @@ class Creature:
     ``modifiers`` (signed P/T effects until end of turn), its ``controller``
     (:data:`YOU` or :data:`OPPONENT`) and ``[start, end)`` where it is told."""
 
-    __slots__ = ("start", "end", "controller", "power", "toughness", "damage", "counters", "modifiers")
+    __slots__ = ("start", "end", "controller", "power", "toughness", "damage", "counters", "modifiers", "changes", "asked")
 
     def __init__(self, start: int, end: int, controller: str, power: int | None = None, toughness: int | None = None) -> None:
         self.start = start
@@ -108,6 +119,27 @@ class Creature:
         self.damage = 0
         self.counters: dict[str, int] = {}
         self.modifiers: list[tuple[int, int]] = []
+        self.changes: list[tuple[int, str, int, int]] = []
+        """The effects and counters told on it, in the question's order:
+        ``(position, kind, power, toughness)``, ``kind`` one of ``"set"``
+        (it becomes P/T), ``"modify"`` (±P/±T until end of turn),
+        ``"counter"`` (one counter)."""
+        self.asked: tuple[int, int] | None = None
+        """The power and toughness the player says it has after them (the result asked about), if told."""
+
+    def values_before(self, position: int) -> tuple[int, int]:
+        """Its power and toughness with what is told before ``position``:
+        the last value it was set to (else its own), plus the modifications
+        and counters told after that."""
+        power, toughness = self.power or 0, self.toughness or 0
+        told = [change for change in self.changes if change[0] < position]
+        sets = [i for i, change in enumerate(told) if change[1] == "set"]
+        if sets:
+            _, _, power, toughness = told[sets[-1]]
+            told = told[sets[-1] + 1 :]
+        for _, _, more_power, more_toughness in told:
+            power, toughness = power + more_power, toughness + more_toughness
+        return power, toughness
 
     @property
     def label(self) -> str:
@@ -158,7 +190,7 @@ class Facts(NamedTuple):
         return bool(
             self.life or self.poison or self.legends or self.empty_library or self.token_zone or self.attachment
             or any(
-                c.damage or c.counters or c.modifiers or (c.toughness is not None and c.toughness <= 0)
+                c.damage or c.counters or c.changes or (c.toughness is not None and c.toughness <= 0)
                 for c in self.creatures
             )
         )  # fmt: skip
@@ -198,8 +230,12 @@ def extract_facts(question: str) -> Facts:
     def note(match: re.Match, meaning: str) -> None:
         read.append(Fact(question[match.start() : match.end()], match.start(), match.end(), meaning))
 
+    becomes: list[tuple[re.Match, Creature]] = []
     for match in _PT_RE.finditer(text):
         power, toughness = int(match.group(1)), int(match.group(2))
+        if creatures and _BECOMES_RE.search(text[max(0, match.start() - 30) : match.start()]):
+            becomes.append((match, creatures[-1]))
+            continue
         creatures.append(Creature(match.start(), match.end(), _creature_owner(text, match.start()), power, toughness))
         note(match, f"créature {power}/{toughness}")
     for pattern, attribute in ((_TOUGHNESS_RE, "toughness"), (_POWER_RE, "power")):
@@ -244,11 +280,22 @@ def extract_facts(question: str) -> Facts:
             count = re.search(_NUMBER + r"\s+(?:marqueurs?\s+)?$", before)
             amount = _number(count.group(1)) if count else 1
             creature.counters[kind] = creature.counters.get(kind, 0) + amount
+            creature.changes += [(match.start(), "counter", int(match.group(1)), int(match.group(2)))] * amount
             counter_end = match.end()
             note(match, f"{amount} marqueur{'s' if amount > 1 else ''} {kind} sur la {creature.label.lower()}")
         else:
             creature.modifiers.append((int(match.group(1)), int(match.group(2))))
+            creature.changes.append((match.start(), "modify", int(match.group(1)), int(match.group(2))))
             note(match, f"effet {kind} jusqu'à la fin du tour sur la {creature.label.lower()}")
+    for match, creature in becomes:
+        power, toughness = int(match.group(1)), int(match.group(2))
+        if creature.values_before(match.start()) == (power, toughness) or re.match(r"\s*\?", text[match.end() :]):
+            creature.asked = (power, toughness)
+            note(match, f"la {creature.label.lower()} devient {power}/{toughness} (le résultat demandé)")
+            continue
+        creature.changes.append((match.start(), "set", power, toughness))
+        creature.changes.sort()
+        note(match, f"effet : la {creature.label.lower()} devient {power}/{toughness}")
     life: dict[str, int] = {}
     for match in _LIFE_RE.finditer(text):
         player = _player_before(text, match.start())
@@ -360,7 +407,7 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
         if creature.counters:
             lines.append(f"counters = {_toml(creature.counters)}")
         lines.append(f"timestamp = {timestamp}")
-        effects += [(ident, creature.label, modifier) for modifier in creature.modifiers]
+        effects += [(position, ident, creature.label, kind, values) for position, kind, *values in creature.changes if kind != "counter"]
     if facts.legends:
         for rank in (1, 2):
             timestamp += 1
@@ -393,11 +440,14 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
             f"name = {_toml(facts.attachment.capitalize())}", f"controller = {_toml(YOU)}", *kind,
             'attached_to = "creature-partie"', f"timestamp = {timestamp}",
         ]  # fmt: skip
-    for rank, (ident, label, (power, toughness)) in enumerate(effects, start=1):
+    for rank, (_, ident, label, kind, (power, toughness)) in enumerate(sorted(effects), start=1):
         timestamp += 1
+        if kind == "set":
+            text, operation = f"{label} devient {power}/{toughness}.", "set_power_toughness"
+        else:
+            text, operation = f"{label} gagne {power:+d}/{toughness:+d} jusqu’à la fin du tour.", "modify_power_toughness"
         lines += [
-            "", "[[effect]]", f'id = "effet-{rank}"',
-            f"text = {_toml(f'{label} gagne {power:+d}/{toughness:+d} jusqu à la fin du tour.'.replace(' jusqu à', ' jusqu’à'))}",
-            f"timestamp = {timestamp}", f"affects = [{_toml(ident)}]", f"modify_power_toughness = [{power}, {toughness}]",
+            "", "[[effect]]", f'id = "effet-{rank}"', f"text = {_toml(text)}", f"timestamp = {timestamp}",
+            f"affects = [{_toml(ident)}]", f"{operation} = [{power}, {toughness}]",
         ]  # fmt: skip
     return "\n".join(lines) + "\n"

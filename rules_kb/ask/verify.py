@@ -1,19 +1,23 @@
 """Step 7 of ``ask``: when the facts make a board the checker can judge, the
 scenario is built and run; the rules it applied come first, with its outcome
-in words; the rules it examined without effect ("elle survit") come right
-after. The checker is imported only then."""
+in words: the state-based effects it performed, and the order of the layers
+when it decided the values of a creature: an effect that sets them with
+another change (the order decides: 418.5), or the values the player asks
+about. The rules it examined without effect
+("elle survit") are said in the outcome, and weigh nothing in the ranking:
+that a rule does not apply is weak evidence that it answers the question.
+The checker is imported only then."""
 
 from __future__ import annotations
 
 from rules_kb.ask.answer import Verification
 from rules_kb.ask.facts import Facts, scenario_toml
 from rules_kb.ask.reading import Reading
-from rules_kb.core.model import Rule, rule_node
+from rules_kb.core.model import rule_node
 from rules_kb.loader import KnowledgeBase
 
-#: Score of the rules the checker applied (first), and of those it examined without effect.
+#: Score of the rules the checker applied (first).
 CHECKER_APPLIED = 10.0
-CHECKER_EXAMINED = 6.0
 
 #: The state-based effect a player's fact bears on, by attribute of :class:`Facts`
 #: (:class:`rules_kb.checker.editions.StateBasedAction` values).
@@ -83,6 +87,10 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
             outcome.append(describe(event, before))
             applied.append(event.rule)
         before = round_.state
+    layered = _layer_outcome(report, facts)
+    for sentence, rules in layered:
+        outcome.append(sentence)
+        applied += rules
     seen = []
     for kind in examined(facts):
         action = StateBasedAction(kind)
@@ -110,12 +118,32 @@ def verify(reading: Reading) -> None:
             candidates.add(
                 rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, "vérification : " + _event_words(found, number)
             )
-    for rank, number in enumerate(found.examined):
-        rule = texts.get(number) or _rule_in(kb, number, found.report.edition.text_editions)
-        if rule is not None:
-            candidates.add(
-                rule_node(rule), "checker", CHECKER_EXAMINED - rank * 0.1, "vérification : examinée, ne s'applique pas ici"
-            )
+
+
+def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
+    """For each creature of the question whose values the layers decided —
+    an effect setting them and another change, which do not commute, or the
+    values the player asks about — a French sentence (its power and
+    toughness, and what applied in which order) and the rules the layer
+    steps cite (418.5, 200.10…). Changes that only add up (+1/+1 and
+    -1/-1, counters) give the same values in any order: no sentence."""
+    found = []
+    layering = report.layering
+    for number, creature in enumerate(facts.creatures, start=1):
+        ident = f"creature-{number}"
+        steps = [step for _, steps in layering.history(ident) for step in steps]
+        ordered = len(steps) >= 2 and any(kind == "set" for _, kind, _, _ in creature.changes)
+        if not steps or not (ordered or creature.asked is not None) or ident not in layering.final:
+            continue
+        values = layering.final[ident]
+        counters = ", ".join(f"{count} × {kind}" for kind, count in creature.counters.items())
+        told = " puis ".join(f"« {step.text.rstrip('.')} »" if step.text else f"ses marqueurs ({counters})" for step in steps)
+        rules = list(dict.fromkeys(rule for step in steps for rule in step.rules))
+        sentence = f"{creature.label} ({ident}) : {values.power}/{values.toughness} — {told} ({', '.join(rules)})."
+        if creature.asked is not None and creature.asked != (values.power, values.toughness):
+            sentence += f" Pas {creature.asked[0]}/{creature.asked[1]}."
+        found.append((sentence, rules))
+    return found
 
 
 def _event_words(found: Verification, number: str) -> str:
@@ -123,11 +151,3 @@ def _event_words(found: Verification, number: str) -> str:
         if sentence.endswith(f"({number})"):
             return sentence
     return number
-
-
-def _rule_in(kb: KnowledgeBase, number: str, editions: tuple[str, ...]) -> Rule | None:
-    for edition in editions:
-        rule = kb.rule(number, edition)
-        if rule is not None:
-            return rule
-    return None
