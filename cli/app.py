@@ -177,7 +177,7 @@ def ask(options) -> int:
         if options.scenario:
             sys.stdout.write(scenario_file(answer))
         else:
-            render.answer(answer, options.explain)
+            render.answer(answer, options.explain, options.everything)
 
     return _respond(options, compute, lambda answer: serialize.answer_dict(answer, scenario=scenario_file), shown)
 

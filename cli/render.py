@@ -350,8 +350,17 @@ def _concept_line(concept) -> Text:
     return line
 
 
-def answer(result, explain: bool = False) -> None:
-    """``ask``: concepts recognised, rules with why, glossary, FAQ rulings, checker."""
+#: How many FAQ rulings ``ask`` shows without ``--all``.
+RULINGS_SHOWN = 3
+
+
+def answer(result, explain: bool = False, everything: bool = False) -> None:
+    """``ask``, to be read in five seconds: the checker's verdict when it
+    decided, the first rule's whole text, the next rules' first sentence,
+    each with why; what was understood in a line; at most
+    :data:`RULINGS_SHOWN` FAQ rulings. ``everything`` (``--all``) adds every
+    ruling and the glossary; ``explain`` the concepts one by one with their
+    source, the index query, the score parts and the checker's details."""
     from rules_kb.ask.answer import PARTS
 
     console.print(Text.assemble(("Question : ", "bold"), result.question))
@@ -367,6 +376,69 @@ def answer(result, explain: bool = False) -> None:
                  "ou cherchez un terme : rules-kb define TERME.", style="dim")
         )  # fmt: skip
         return
+    verification = result.verification
+    decided = [sentence for sentence in verification.outcome if not sentence.startswith("Ne s'applique pas")]
+    if verification.applied and decided:
+        console.print(Text.assemble(("Verdict : ", "bold green"), " ".join(decided)))
+    for note in result.notes:
+        console.print(Text(note, style="yellow"))
+    console.print(Text("Règles", style="bold underline"))
+    if not result.rules:
+        console.print("Aucune règle trouvée pour cette édition.")
+    for rank, rule in enumerate(result.rules, start=1):
+        header = Text(f"{rank}. ")
+        header.append(rule.number, style=_NUMBER_STYLE)
+        header.append(f" ({rule.edition})", style="dim")
+        text = rule.text or rule.snippet
+        if rule.title:
+            header.append(" " + rule.title, style="bold")
+        elif rank > 1:
+            header.append(" " + first_sentence(text, 100))
+        console.print(header)
+        if rank == 1 and text.strip() and text.strip() != rule.title.strip():
+            for paragraph in text.split("\n\n"):
+                console.print(Padding(Text(" ".join(paragraph.split())), (0, 0, 0, 3)))
+        why = rule.why or "mots de la question"
+        if not explain:
+            why = why.split(" ; ")[0]  # the strongest reason, in a line
+        console.print(Padding(Text("Pourquoi : " + why, style="dim"), (0, 0, 0, 3)))
+        if explain:
+            parts = ", ".join(f"{PARTS[name]} {value:.2f}" for name, value in rule.parts.items() if round(value, 2))
+            console.print(Padding(Text(f"Score {rule.score:.2f} = {parts}", style="dim"), (0, 0, 0, 3)))
+    if explain:
+        _understood_in_full(result)
+    else:
+        _understood(result)
+    if result.rulings:
+        shown = result.rulings if everything or explain else result.rulings[:RULINGS_SHOWN]
+        console.print(Text("Décisions FAQ", style="bold underline"))
+        for ruling in shown:
+            about = ruling.card or ruling.section
+            console.print(Text.assemble("  • ", (about, "bold"), " : ", ruling.text))
+        if len(shown) < len(result.rulings):
+            console.print(Text(f"  … et {len(result.rulings) - len(shown)} autre(s) : ajoutez --all.", style="dim"))
+    if result.glossary and (everything or explain):
+        _section("Glossaire")
+        for entry in result.glossary:
+            console.print(Text.assemble("  ", (entry.term, "bold"), " — ", first_sentence(entry.text, 160)))
+    if verification.outcome or verification.note:
+        _verification(verification, explain)
+
+
+def _understood(result) -> None:
+    """What was understood, in one paragraph: the concepts (each once) and the facts of the board."""
+    seen = dict.fromkeys(
+        f"« {c.text} » → {c.target.name}" if c.text.casefold() != c.target.name.casefold() else c.target.name
+        for c in result.concepts
+    )
+    items = [*seen, *(fact.meaning for fact in result.facts.read)]
+    items += [f"{c.word} → {c.fixed} (faute corrigée)" for c in result.corrections]
+    if items:
+        console.print(Text.assemble(("Compris : ", "bold"), ", ".join(items), "."))
+
+
+def _understood_in_full(result) -> None:
+    """``--explain``: each concept with its kind and source, the facts, the corrections, the index query."""
     _section("Concepts reconnus")
     shown = set()
     for concept in result.concepts:
@@ -375,7 +447,7 @@ def answer(result, explain: bool = False) -> None:
             continue
         shown.add(key)
         console.print(_concept_line(concept))
-        if explain and concept.via:
+        if concept.via:
             console.print(Text(f"      {concept.via}", style="dim"))
     for fact in result.facts.read:
         console.print(Text.assemble("  « ", (fact.text, "bold"), " » → ", fact.meaning, ("  (fait de jeu)", "dim")))
@@ -385,51 +457,31 @@ def answer(result, explain: bool = False) -> None:
         )
     if not result.concepts and not result.facts.read:
         console.print("  (aucun)")
-    if explain:
-        _section("Requête lancée sur l'index")
-        console.print(Text(result.parsed or "(aucune)", style="dim"))
-    _section("Règles applicables")
-    for note in result.notes:
-        console.print(Text(note, style="yellow"))
-    if not result.rules:
-        console.print("Aucune règle trouvée pour cette édition.")
-    for rank, rule in enumerate(result.rules, start=1):
-        header = Text(f"{rank}. ")
-        header.append(rule.number, style=_NUMBER_STYLE)
-        header.append(f" ({rule.edition})", style="dim")
-        header.append(" " + (rule.title or first_sentence(rule.snippet, 90)), style="bold" if rule.title else "")
-        console.print(header)
-        if rule.title and rule.snippet.strip() != rule.title.strip():
-            console.print(Padding(_highlighted(rule.snippet, rule.matches), (0, 0, 0, 3)))
-        console.print(Padding(Text("Pourquoi : " + (rule.why or "mots de la question"), style="dim"), (0, 0, 0, 3)))
-        if explain:
-            parts = ", ".join(f"{PARTS[name]} {value:.2f}" for name, value in rule.parts.items() if round(value, 2))
-            console.print(Padding(Text(f"Score {rule.score:.2f} = {parts}", style="dim"), (0, 0, 0, 3)))
-    if result.glossary:
-        _section("Glossaire")
-        for entry in result.glossary:
-            console.print(Text.assemble("  ", (entry.term, "bold"), " — ", first_sentence(entry.text, 160)))
-    if result.rulings:
-        _section("Décisions FAQ")
-        for ruling in result.rulings:
-            about = ruling.card or ruling.section
-            console.print(Text.assemble("  • ", (about, "bold"), " : ", ruling.text))
-    verification = result.verification
-    if verification.outcome or verification.note:
-        _section("Vérification")
-        if verification.report is not None:
-            console.print(Text(f"Édition suivie : {verification.report.edition.id}", style="dim"))
-        if verification.report is not None and not verification.applied:
-            console.print("  Aucun effet basé sur un état ne s'applique.")
-        for sentence in verification.outcome:
-            console.print(f"  {sentence}")
-        if verification.note:
-            console.print(Text(f"  {verification.note}", style="yellow"))
-        if verification.scenario:
-            console.print(
-                Text("  Le scénario construit : rules-kb ask \"…\" --scenario > situation.toml, "
-                     "puis rules-kb check situation.toml", style="dim")
-            )  # fmt: skip
+    _section("Requête lancée sur l'index")
+    console.print(Text(result.parsed or "(aucune)", style="dim"))
+
+
+def _verification(verification, explain: bool) -> None:
+    """The checker: what it found not to apply, why it did not run; with ``explain``, its edition and scenario."""
+    rest = [] if verification.applied and not explain else verification.outcome  # the verdict says what applied
+    if verification.applied and explain:
+        rest = [sentence for sentence in verification.outcome if sentence.startswith("Ne s'applique pas")]
+    if not (rest or verification.note or explain):
+        return
+    _section("Vérification")
+    if explain and verification.report is not None:
+        console.print(Text(f"Édition suivie : {verification.report.edition.id}", style="dim"))
+    if verification.report is not None and not verification.applied:
+        console.print("  Aucun effet basé sur un état ne s'applique.")
+    for sentence in rest:
+        console.print(f"  {sentence}")
+    if verification.note:
+        console.print(Text(f"  {verification.note}", style="yellow"))
+    if explain and verification.scenario:
+        console.print(
+            Text("  Le scénario construit : rules-kb ask \"…\" --scenario > situation.toml, "
+                 "puis rules-kb check situation.toml", style="dim")
+        )  # fmt: skip
 
 
 def index_summary(data: dict) -> None:

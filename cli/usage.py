@@ -125,6 +125,8 @@ def _ask(ask: _Parser) -> None:
     _limit(ask, "règles", 5)
     ask.add_argument("--explain", action="store_true",
                      help="Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores.")  # fmt: skip
+    ask.add_argument("--all", action="store_true", dest="everything",
+                     help="Montre toutes les décisions FAQ trouvées et le glossaire des termes reconnus.")  # fmt: skip
     ask.add_argument("--scenario", action="store_true",
                      help="Affiche seulement le scénario TOML construit d'après la question, à compléter puis passer à « check ».")  # fmt: skip
     _common(ask, edition=True)

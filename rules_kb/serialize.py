@@ -221,6 +221,7 @@ def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_tex
                 "why": rule.why,
                 "title": rule.title,
                 "snippet": rule.snippet,
+                "text": rule.text,
                 "parts": dict(rule.parts),
             }
             for rule in answer.rules

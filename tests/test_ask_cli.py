@@ -4,24 +4,50 @@ from rules_kb.checker.scenario import parse_scenario
 
 
 def test_sections_of_an_answer(run_cli):
+    """Read in five seconds: the verdict first, the first rule's whole text, what was understood."""
     result = run_cli("ask", "ma 2/2 a pris 2 dégâts elle meurt ?")
     assert result.exit_code == 0
     out = result.stdout
-    for section in ("Concepts reconnus", "Règles applicables", "Glossaire", "Vérification"):
-        assert section in out
+    assert out.index("Verdict : ") < out.index("Règles") < out.index("Compris : ")
+    assert "détruit" in out.split("Règles")[0]
+    assert "Une créature avec des blessures fatales et une endurance supérieure à 0 est détruite. " in out
+    assert "La régénération peut remplacer cet événement." in out  # 420.5c whole, not cut
     assert out.index("420.5c") < out.index("420.5b")
-    assert "« dégâts » → Blessures" in out and "détruit" in out
+    assert "« dégâts » → Blessures" in out
+    assert "Glossaire" not in out and "Score" not in out  # behind --all and --explain
+    every = run_cli("ask", "ma 2/2 a pris 2 dégâts elle meurt ?", "--all").stdout
+    assert "Glossaire" in every and "Blessures —" in every
+
+
+def test_a_typical_answer_fits_a_screen(run_cli):
+    """At most 25 lines at 80 columns (issue 19), counting wrapped lines."""
+    import textwrap
+
+    for question in ("ma 2/2 a pris 2 dégâts elle meurt ?", "il a trample et je bloque avec une 1/1"):
+        out = run_cli("ask", question).stdout
+        lines = sum(max(1, len(textwrap.wrap(line, 80))) for line in out.rstrip().splitlines())
+        assert lines <= 25, (question, lines)
 
 
 def test_faq_rulings_section(run_cli):
     out = run_cli("ask", "je peux répondre à un sort avec flash ?").stdout
     assert "Décisions FAQ" in out and "Nouvelle capacité mot-clé : Flash" in out
+    assert out.split("Décisions FAQ")[1].count("  • ") <= 3
+
+
+def test_keyword_rulings_only_about_that_keyword(kb):
+    """A card with trample is asked about for trample only when its ruling speaks of it."""
+    from rules_kb.ask import ask
+    from rules_kb.core.text import fold
+
+    answer = ask(kb, "il a trample et je bloque avec une 1/1")
+    assert all("pietinement" in fold(ruling.text) or ruling.card == "" for ruling in answer.rulings)
 
 
 def test_explain_shows_how_it_was_found(run_cli):
     out = run_cli("ask", "il a trample", "--explain").stdout
     assert "Requête lancée sur l'index" in out and "title:" in out
-    assert "lexique, ligne" in out and "Score" in out
+    assert "Concepts reconnus" in out and "lexique, ligne" in out and "Score" in out
 
 
 def test_scenario_option_prints_toml_that_check_reads(run_cli, tmp_path):
@@ -46,7 +72,8 @@ def test_json_shape(run_cli):
     assert set(data) >= {"question", "concepts", "rules", "glossary", "rulings", "checker", "verification"}
     assert len(data["rules"]) == 3
     assert {"text", "kind", "target"} <= set(data["concepts"][0])
-    assert {"number", "edition", "score", "why", "parts"} <= set(data["rules"][0])
+    assert {"number", "edition", "score", "why", "parts", "text"} <= set(data["rules"][0])
+    assert data["rules"][0]["text"].endswith("La régénération peut remplacer cet événement.")
     assert data["checker"]["rounds"][0]["events"][0]["rule"] == "420.5c"
     assert data["verification"]["applied"] == ["420.5c"] and data["verification"]["scenario"].startswith("#")
     assert "Blessures" in data["glossary"]

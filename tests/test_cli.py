@@ -105,7 +105,7 @@ def test_search_without_result(run_cli):
 def test_ask_text_and_json(run_cli):
     result = run_cli("ask", "ma créature 2/2 a pris 2 blessures, elle meurt ?")
     assert result.exit_code == 0
-    assert "Règles applicables" in result.stdout and "Pourquoi" in result.stdout
+    assert "Règles" in result.stdout and "Pourquoi" in result.stdout
     data = run_cli("ask", "un joueur a 10 marqueurs poison", "--json").json()
     assert data["question"] == "un joueur a 10 marqueurs poison"
     assert data["rules"][0]["number"] in {"420.5h", "102.8"}

@@ -24,7 +24,8 @@ class RuleAnswer(NamedTuple):
     ``parts`` (:data:`PARTS` → float: each signal's value times its learned
     weight, :mod:`rules_kb.ask.fusion`); ``why`` one French line: the
     concepts, the checker or the words that brought it; ``snippet`` an
-    excerpt with the matched words at ``matches`` (``[start, end)`` ranges).
+    excerpt with the matched words at ``matches`` (``[start, end)`` ranges);
+    ``text`` the rule's whole text (its paragraphs, without examples).
     """
 
     number: str
@@ -35,6 +36,7 @@ class RuleAnswer(NamedTuple):
     snippet: str
     matches: tuple[tuple[int, int], ...]
     parts: dict[str, float]
+    text: str = ""
 
 
 class Verification(NamedTuple):

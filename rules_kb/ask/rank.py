@@ -28,6 +28,7 @@ from rules_kb.ask.fusion import contributions
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.retrieve import concept_stems
 from rules_kb.ask.semantic import fill_dense
+from rules_kb.ask.verify import APPLIED_REASON
 from rules_kb.build.concepts import ConceptKind, ConceptTable, Target, descendants
 from rules_kb.build.graph import Relation
 from rules_kb.build.index import snippet
@@ -194,10 +195,11 @@ def rank(reading: Reading) -> None:
                 edition=rule.edition,
                 score=round(scores[node], 4),
                 title=rule.title,
-                why=" ; ".join(_ordered_reasons(reasons)[:3]),
+                why=" ; ".join(_ordered_reasons(reasons)[:2]),
                 snippet=text,
                 matches=matches,
                 parts={name: round(value, 4) for name, value in weighted[node].items()},
+                text=rule.text,
             )
         )
         if len(answers) >= reading.limit:
@@ -207,4 +209,4 @@ def rank(reading: Reading) -> None:
 
 def _ordered_reasons(reasons: list[str]) -> list[str]:
     """The checker first, then concepts, then words."""
-    return sorted(reasons, key=lambda reason: (not reason.startswith("vérification"), reason.startswith("mots")))
+    return sorted(reasons, key=lambda reason: (reason != APPLIED_REASON, reason.startswith("mots")))

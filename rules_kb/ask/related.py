@@ -7,6 +7,7 @@ from rules_kb.ask.reading import Reading
 from rules_kb.build.concepts import ConceptKind
 from rules_kb.build.graph import Relation
 from rules_kb.core.model import GlossaryEntry, RecordKind, node_id, node_kind
+from rules_kb.core.text import fold
 
 #: How many FAQ rulings an answer lists at most.
 RULINGS_LIMIT = 5
@@ -17,7 +18,9 @@ RULINGS_PER_GROUP = 2
 def find_rulings(reading: Reading) -> None:
     """FAQ rulings on the question: those of the cards it names, of the FAQ
     sections quoting the answer's first rules (or their parent), citing
-    those rules, or of the cards having their keyword; ranked by that link,
+    those rules, or of the cards having their keyword when the ruling is
+    about that keyword (its text names it: a Totem card's ruling on its
+    animation does not answer a trample question); ranked by that link,
     then by how well their text matches the question."""
     kb = reading.kb
     graph = kb.graph
@@ -46,8 +49,12 @@ def find_rulings(reading: Reading) -> None:
             elif edge.relation is Relation.CITES:
                 put(source, 1.5 * factor)
             elif edge.relation is Relation.KEYWORD:
+                keyword = kb.record(edge.target)
+                name = fold(keyword.title) if keyword is not None and keyword.title else ""
                 for ruling in graph.outgoing(source, Relation.HAS_RULING):
-                    put(ruling.target, 0.5 * factor)
+                    found = kb.record(ruling.target)
+                    if name and found is not None and name in fold(found.text):
+                        put(ruling.target, 0.5 * factor)
     if not weights:
         return
     text_scores: dict[str, float] = {}

@@ -18,6 +18,8 @@ from rules_kb.loader import KnowledgeBase
 
 #: Score of the rules the checker applied (first).
 CHECKER_APPLIED = 10.0
+#: The reason given for them.
+APPLIED_REASON = "le vérificateur l'applique à la situation"
 
 #: The state-based effect a player's fact bears on, by attribute of :class:`Facts`
 #: (:class:`rules_kb.checker.editions.StateBasedAction` values).
@@ -116,7 +118,7 @@ def verify(reading: Reading) -> None:
         rule = texts.get(number)
         if rule is not None:
             candidates.add(
-                rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, "vérification : " + _event_words(found, number)
+                rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, APPLIED_REASON
             )
 
 
@@ -144,10 +146,3 @@ def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
             sentence += f" Pas {creature.asked[0]}/{creature.asked[1]}."
         found.append((sentence, rules))
     return found
-
-
-def _event_words(found: Verification, number: str) -> str:
-    for sentence in found.outcome:
-        if sentence.endswith(f"({number})"):
-            return sentence
-    return number
