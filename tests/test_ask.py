@@ -172,6 +172,44 @@ def test_facts_of_a_question():
     assert facts.life == ((OPPONENT, 0),) and facts.poison == ((OPPONENT, 10),)
 
 
+@pytest.mark.parametrize(
+    ("question", "damage"),
+    [
+        ("ma 3/3 a pris 2 dégâts", 2),
+        ("ma 3/3 avec 2 blessures marquées", 2),
+        ("il lui inflige 3 blessures, à ma 4/4", 3),
+        ("ma 5/5 est bloquée par sa 2/2, j'assigne mes 5 blessures à son bloqueur", 0),
+        ("ma 2/2 bloque sa 3/3, les blessures sont sur la pile, 3 dégâts pour moi", 0),
+        ("son sorcier qui inflige 1 blessure à ma 1/1", 0),
+        ("ma 4/4 est bloquée par une 1/1 : les 4 dégâts vont au joueur ?", 0),
+    ],
+)
+def test_only_damage_dealt_is_marked(question, damage):
+    """Damage is marked on a creature when it was dealt (420.5c judges it), not when it is assigned,
+    on the stack (2004), described on a card or asked about."""
+    facts = extract_facts(question)
+    assert sum(creature.damage for creature in facts.creatures) == damage
+
+
+def test_alternatives_asked_about_are_not_effects():
+    facts = extract_facts("son cavalier donne -1/-1 à mon bloqueur 2/2 : il prend -1/-1 ou -2/-2 ?")
+    assert facts.creatures[0].modifiers == [(-1, -1)]
+
+
+def test_words_of_the_turn_are_not_zones_and_a_draw_denied_is_no_draw():
+    assert extract_facts("en phase principale, l'aura de ma créature…").attachment == ""
+    assert extract_facts("ma bibliothèque est vide mais je ne pioche jamais").empty_library == ""
+    assert extract_facts("ma bibliothèque est vide et je pioche").empty_library == YOU
+
+
+def test_the_verdict_leads_only_when_the_question_asks_about_it(kb):
+    """The checker destroys the 1/1 (420.5c), but the question asks where the rest of the damage goes."""
+    story = ask(kb, "ma 6/6 inflige 5 blessures à sa créature 1/1 ciblée. Les 4 qui restent vont au joueur ?")
+    assert story.verification.applied == ("420.5c",) and story.verification.asked == ()
+    asked = ask(kb, "ma 2/2 a pris 2 dégâts, elle meurt ?")
+    assert asked.verification.asked == ("420.5c",) and numbers(asked)[0] == "420.5c"
+
+
 def test_damage_without_power_and_toughness_asks_for_them(kb):
     facts = extract_facts("ma créature a pris 3 dégâts")
     assert not facts.checkable and "force et l'endurance" in facts.incomplete

@@ -47,9 +47,10 @@ class Verification(NamedTuple):
     writes), ``report`` the :class:`rules_kb.checker.report.CheckReport`
     (None when not run), ``outcome`` French sentences (one per event, or why
     nothing happens), ``applied`` the rule numbers of the events,
-    ``examined`` the rules of the state-based effects the facts bear on, and
+    ``examined`` the rules of the state-based effects the facts bear on,
     ``note`` why the checker did not run (``""`` when it ran or had nothing
-    to judge).
+    to judge), and ``asked`` the applied rules whose outcome the question
+    asks about (they come first; :func:`rules_kb.ask.verify.asked_about`).
     """
 
     scenario: str = ""
@@ -58,6 +59,7 @@ class Verification(NamedTuple):
     applied: tuple[str, ...] = ()
     examined: tuple[str, ...] = ()
     note: str = ""
+    asked: tuple[str, ...] = ()
 
 
 class Answer(NamedTuple):

@@ -20,10 +20,16 @@ What is read, by pattern:
   elle devient 3/3 ?");
   "endurance de N" / "force de N" give a creature or its values;
 - ``N blessures|dégâts|dommages`` (also "damage", "dmg"): damage marked on
-  the creature told just before (else just after);
+  the creature told just before (else just after; "X inflige N blessures
+  à Y": on Y), when the player says it
+  was dealt ("a pris", "prend", "subi", "avec", "a", "lui inflige",
+  "… marquées"); damage to come, assigned or asked about ("j'assigne mes
+  3 blessures", "les 5 blessures vont au joueur ?", "qui inflige 1
+  blessure", "les dégâts sont sur la pile" in 2004) is not marked;
 - ``N marqueurs +X/+Y`` (or a signed P/T right after "marqueur",
   "counter", or listed after one with "et"): counters; another signed P/T
-  ("prend -2/-2") is an effect until end of turn;
+  ("prend -2/-2") is an effect until end of turn, unless it is one of
+  alternatives asked about ("-1/-1 ou -2/-2 ?");
 - ``N points de vie|pv``: the life total of the player told (the asking
   player unless "il", "elle", "adversaire" comes first);
 - ``N marqueurs poison``: poison counters;
@@ -62,6 +68,18 @@ _BECOMES_RE = re.compile(
 _SIGNED_RE = re.compile(r"([+-]\d+)\s*/\s*([+-]\d+)")
 _COUNTER_WORD_RE = re.compile(r"marqueurs?|counters?")
 _DAMAGE_RE = re.compile(_NUMBER + r"\s+(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?)\b")
+#: Words saying damage was dealt, in the same clause before its number ("a", "avait", "ont": within three words).
+_DEALT_RE = re.compile(
+    r"\b(?:pris|prend|prends|prenait|subi|subit|encaisse\w*|recu|recoit|avec|porte|deja|inflige|infligee?s?)\b"
+    r"|\b(?:a|avait|ont)\s+(?:\S+\s+){0,2}$"
+)
+#: Words saying damage is to come, assigned, described or asked about, in the same clause before its number.
+_NOT_DEALT_RE = re.compile(
+    r"\b(?:assign\w*|vont|va|vais|peux|peut|pourr\w*|mettre|envoy\w*|qui|pour|si|restent?|infliger\w*|fera\w*|pile"
+    r"|doit|devrait|devait)\b"
+)
+#: Words after damage's number saying it is marked.
+_MARKED_AFTER_RE = re.compile(r"\s*(?:(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?))\s+(?:marquee?s?|dessus)")
 _LIFE_RE = re.compile(_NUMBER + r"\s*(?:points?\s+de\s+vie|pv|life)\b")
 _POISON_RE = re.compile(_NUMBER + r"\s+(?:marqueurs?\s+|counters?\s+)?(?:de\s+)?poisons?\b")
 _VALUE = r"\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER  # "endurance de 0", "force = 3"
@@ -73,7 +91,8 @@ _EMPTY_LIBRARY_RE = re.compile(
     r"(?:biblio\w*|library|deck)\s+(?:est\s+|etait\s+)?vide|plus\s+de\s+cartes?\s+dans\s+(?:sa|ma|la|son|mon)\s+(?:biblio|deck)"
     r"|empty\s+library"
 )
-_DRAW_RE = re.compile(r"pioch|draw")
+_DRAW_RE = re.compile(r"pioch\w*(?!\s+(?:jamais|pas|plus|rien))|draw")
+_NO_DRAW_RE = re.compile(r"\b(?:ne|n)\s+(?:\w+\s+)?pioch|pioch\w*\s+(?:jamais|pas|plus|rien)\b")
 _TOKEN_RE = re.compile(r"\b(?:jetons?|tokens?)\b")
 #: Where an object is told to go: the zone, the nouns naming it, the verbs
 #: saying the object went there (folded, as players write them). Tokens go
@@ -84,7 +103,7 @@ _GONE_TO = (
     (Zone.HAND, r"main|hand", r"bounce|renvoyee?(?: dans la main)?"),
     (Zone.LIBRARY, r"bibliotheque|library|deck", r"meulee?"),
     (Zone.EXILE, r"exil", r"exilee?|exiler|retiree? de la partie|blink"),
-    (Zone.PHASED_OUT, r"hors phase", r"phase out|phasee?"),
+    (Zone.PHASED_OUT, r"hors phase", r"phase out|phasee|dephasee?"),
 )  # fmt: skip
 _TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone.label) for zone, nouns, verbs in _GONE_TO)
 _LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone.label) for zone, _nouns, verbs in _GONE_TO)
@@ -254,7 +273,14 @@ def extract_facts(question: str) -> Facts:
         if creature.power is None:
             creature.power = max(creature.toughness, 0)
     for match in _DAMAGE_RE.finditer(text):
+        clause = re.split(r"[,.;:?!«»]", text[max(0, match.start() - 60) : match.start()])[-1]
+        marked = _MARKED_AFTER_RE.match(text, match.start(1) + len(match.group(1)))
+        if not marked and (not _DEALT_RE.search(clause) or _NOT_DEALT_RE.search(clause)):
+            continue  # damage to come, assigned or asked about: not on the creature
         creature = _nearest(creatures, match.start())
+        after = [c for c in creatures if c.start > match.end()]
+        if re.search(r"\binflig\w*\s+$", text[: match.start()]) and after and re.match(r"\s*a\b", text[match.end() :]):
+            creature = after[0]  # "X inflige N blessures à Y": on Y
         amount = _number(match.group(1))
         if creature is not None and amount > 0:
             creature.damage += amount
@@ -263,7 +289,15 @@ def extract_facts(question: str) -> Facts:
             note(match, f"{amount} blessure{'s' if amount > 1 else ''}")
             unplaced.append(question[match.start() : match.end()])
     counter_end = -1
-    for match in _SIGNED_RE.finditer(text):
+    signed = list(_SIGNED_RE.finditer(text))
+    alternatives = {
+        id(match) for first, second in zip(signed, signed[1:])
+        if re.fullmatch(r"\s*ou\s+(?:bien\s+)?(?:juste\s+|seulement\s+)?", text[first.end() : second.start()])
+        for match in (first, second)
+    }  # fmt: skip
+    for match in signed:
+        if id(match) in alternatives:
+            continue  # "-1/-1 ou -2/-2 ?": what the player asks, not two effects
         kind = f"{int(match.group(1)):+d}/{int(match.group(2)):+d}"
         before = text[max(0, match.start() - 25) : match.start()]
         after = text[match.end() : match.end() + 10]
@@ -330,7 +364,7 @@ def extract_facts(question: str) -> Facts:
         read.append(Fact(question[start:end], start, end, f"{attachment} attaché à une créature qui quitte le jeu ({attachment_zone})"))
     empty = ""
     library = _EMPTY_LIBRARY_RE.search(text)
-    if library and _DRAW_RE.search(text):
+    if library and _DRAW_RE.search(text) and not _NO_DRAW_RE.search(text):
         empty = _player_before(text, library.start())
         note(library, f"{empty} : a dû piocher dans une bibliothèque vide")
     return Facts(

@@ -16,7 +16,9 @@ then rank them.
   first, by the sum of the parts times their learned weights
   (:mod:`rules_kb.ask.fusion`); a rule whose number the question types is
   the judge's own citation and comes first, then the rules the checker
-  applied to the question's board (the rules' own verdict, not a guess).
+  applied to the question's board when the question asks about that
+  outcome (the rules' own verdict, not a guess); applied to a board the
+  story only sets up, they count by their learned weight.
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ def rank(reading: Reading) -> None:
     weighted = contributions(candidates.parts, candidates.weights)
     scores = {node: sum(parts.values()) for node, parts in weighted.items()}
     typed = {node for concept in reading.concepts if concept.target.kind is ConceptKind.NUMBER for node in concept.target.nodes}
-    applied = {node for node in scores if node.split(":", 2)[2] in reading.verification.applied and candidates.parts[node]["checker"] > 0}
+    applied = {node for node in scores if node.split(":", 2)[2] in reading.verification.asked and candidates.parts[node]["checker"] > 0}
     ordered = sorted(scores, key=lambda node: (node not in typed, node not in applied, -scores[node], node))
     answers: list[RuleAnswer] = []
     seen_numbers: set[str] = set()

@@ -6,20 +6,48 @@ another change (the order decides: 418.5), or the values the player asks
 about. The rules it examined without effect
 ("elle survit") are said in the outcome, and weigh nothing in the ranking:
 that a rule does not apply is weak evidence that it answers the question.
-The checker is imported only then."""
+The applied rules lead the answer when the question asks about their
+outcome (:func:`asked_about`): a story that sets up a board to ask
+something else ("la 1/1 meurt, les 4 blessures qui restent vont au
+joueur ?") gets the verdict, not the lead. The checker is imported only
+then."""
 
 from __future__ import annotations
+
+import re
 
 from rules_kb.ask.answer import Verification
 from rules_kb.ask.facts import Facts, scenario_toml
 from rules_kb.ask.reading import Reading
 from rules_kb.core.model import rule_node
+from rules_kb.core.text import fold_aligned
 from rules_kb.loader import KnowledgeBase
 
 #: Score of the rules the checker applied (first).
 CHECKER_APPLIED = 10.0
 #: The reason given for them.
 APPLIED_REASON = "le vérificateur l'applique à la situation"
+
+#: The words (folded) by which a question asks about the outcome of each state-based effect
+#: (:class:`rules_kb.checker.editions.StateBasedAction` values), from the rules' own words (420.5:
+#: "détruite", "mise dans le cimetière", "perd la partie", "cesse d'exister") and players' usage
+#: ("meurt", "crève", "survit", "reste en jeu").
+OUTCOME_WORDS = {
+    "zero_life": r"perd|perdu|gagne|partie|nulle|mort",
+    "poison": r"perd|perdu|gagne|partie|nulle|poison",
+    "draw_from_empty_library": r"perd|perdu|gagne|partie|nulle|pioch",
+    "zero_toughness": r"meur|mouri|mort|surviv|survit|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|detrui|cimetiere|crev|tomb|tient|vivant|part\b",
+    "lethal_damage": r"meur|mouri|mort|surviv|survit|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|detrui|cimetiere|crev|tomb|tient|vivant|part\b",
+    "illegal_aura": r"aura|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|cimetiere|tomb|part\b|devient|attach",
+    "illegal_equipment": r"equip|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|attach|tomb|part\b|devient",
+    "legend_rule": r"legend|garde|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|cimetiere|choisi|laquelle|lequel|les deux",
+    "world_rule": r"monde|garde|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|cimetiere|choisi|les deux",
+    "token_out_of_play": r"jeton|token|disparai|exist|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|revien|cimetiere",
+    "copy_out_of_zone": r"copie|exist|disparai|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)",
+    "counters_cancel": r"marqueur|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|annul|combien|enleve|retire",
+}  # fmt: skip
+#: The words by which a question asks about a creature's values (the layers' verdict).
+VALUE_WORDS = r"combien|devient|force|endurance|\d+\s*/\s*\d+|taille|fait|meur|surviv|mort|tape"
 
 #: The state-based effect a player's fact bears on, by attribute of :class:`Facts`
 #: (:class:`rules_kb.checker.editions.StateBasedAction` values).
@@ -93,6 +121,11 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
     for sentence, rules in layered:
         outcome.append(sentence)
         applied += rules
+    asking = asked_about(question)
+    asked = [event.rule for round_ in resolution.rounds for event in round_.events
+             if re.search(OUTCOME_WORDS.get(event.effect.value, "$^"), asking)]  # fmt: skip
+    if re.search(VALUE_WORDS, asking) or any(creature.asked for creature in facts.creatures):
+        asked += [rule for _, rules in layered for rule in rules]
     seen = []
     for kind in examined(facts):
         action = StateBasedAction(kind)
@@ -104,7 +137,15 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
         outcome.append(f"Tous les joueurs perdent en même temps : la partie est nulle ({chosen.draw_rule}).")
     if facts.incomplete:
         note = facts.incomplete[0].upper() + facts.incomplete[1:] + "."
-    return Verification(text, report, tuple(outcome), tuple(dict.fromkeys(applied)), tuple(seen), note)
+    return Verification(text, report, tuple(outcome), tuple(dict.fromkeys(applied)), tuple(seen), note, tuple(dict.fromkeys(asked)))
+
+
+def asked_about(question: str) -> str:
+    """The part of ``question`` that asks (folded): its last sentence that
+    ends with a question mark, else its last sentence."""
+    sentences = [part.strip() for part in re.findall(r"[^.!?]+[.!?]*", fold_aligned(question)) if part.strip()]
+    asking = [sentence for sentence in sentences if sentence.endswith("?")]
+    return (asking or sentences or [""])[-1]
 
 
 def verify(reading: Reading) -> None:
