@@ -8,13 +8,18 @@ accents folded, French stemming), so "blessure fatale", "Blessures
 fatales" and "blessures fatales" are one phrase. A stop word inside a
 phrase is optional ("brûlure mana" is "Brûlure de mana"); one at its start
 is required ("en jeu" is not "jeu"); stop words of the question between
-the phrase's words are skipped. A word also matches a stem of five letters
-or more that starts it (the stemmer leaves some verb forms whole:
-"déclenchent"). The longest phrase wins at each place.
+the phrase's words are skipped. A word the stemmer left whole (some verb
+forms: "déclenchent") also matches a stem of five letters or more that
+starts it, unless the word is itself a word of the phrases: "contrôle"
+is not "Contrer". The longest phrase wins at each place, so a multi-word
+expression wins over its words ("jusqu'à la fin du tour", a duration, is
+not the step "fin du tour").
 
 A word the rules never use and no phrase knows is taken for a typo of the
 closest word of a phrase (one edit for up to seven letters, two from
-eight; a transposition counts one): "pietinemnt" is "piétinement".
+eight; a transposition counts one): "pietinemnt" is "piétinement"; but
+never a real French word (:mod:`rules_kb.build.french`): "sauver" is not
+"sauter".
 """
 
 from __future__ import annotations
@@ -171,6 +176,10 @@ class ConceptTable:
             word = token.surface
             if token.stop or len(word) < 5 or not word.isalpha() or token.stem in self.stems or known(token.stem):
                 continue
+            from rules_kb.build.french import is_french_word  # only when a word is unknown
+
+            if is_french_word(word):
+                continue  # a real word the rules do not use, not a typo
             from rapidfuzz.distance import OSA  # only when a word is unknown
             from rapidfuzz.process import extractOne
 
@@ -185,30 +194,35 @@ class ConceptTable:
                 token.surface = best
         return corrections
 
-    @staticmethod
-    def _same(word: str, stem: str) -> bool:
-        """A question's word matches a phrase's stem: equal, or (stems of
-        five letters or more) the stem starts it — the stemmer leaves some
-        verb forms whole ("déclenchent" is "déclench")."""
-        return word == stem or (len(stem) >= PREFIX_STEM and word.startswith(stem))
+    def _prefixed(self, token: _Token) -> bool:
+        """Whether ``token`` may match a phrase's stem that only starts it:
+        the stemmer left it whole (some verb forms: "déclenchent" is
+        "déclench…"), and it is not itself a word of the phrases (never
+        across two different words: "contrôle" is not "Contrer")."""
+        return token.stem == token.surface and token.stem not in self.stems
 
-    @classmethod
-    def _match(cls, phrase: Key, tokens: list[_Token], position: int) -> int:
+    def _same(self, token: _Token, stem: str) -> bool:
+        """A question's word matches a phrase's stem: equal, or (stems of
+        five letters or more, :meth:`_prefixed` words) the stem starts it."""
+        return token.stem == stem or (len(stem) >= PREFIX_STEM and token.stem.startswith(stem) and self._prefixed(token))
+
+    def _match(self, phrase: Key, tokens: list[_Token], position: int) -> int:
         """The index after ``phrase`` matched from ``tokens[position]``, or -1."""
         j = position
         for k, (stem, stop) in enumerate(phrase):
-            while k and j < len(tokens) and tokens[j].stop and not cls._same(tokens[j].stem, stem):
+            while k and j < len(tokens) and tokens[j].stop and not self._same(tokens[j], stem):
                 j += 1
-            if j < len(tokens) and cls._same(tokens[j].stem, stem):
+            if j < len(tokens) and self._same(tokens[j], stem):
                 j += 1
             elif not (stop and k):
                 return -1
         return j
 
-    def _candidates(self, stem: str) -> list[Phrase]:
-        found = list(self.phrases.get(stem, ()))
-        for length in range(len(stem) - 1, PREFIX_STEM - 1, -1):
-            found.extend(self.phrases.get(stem[:length], ()))
+    def _candidates(self, token: _Token) -> list[Phrase]:
+        found = list(self.phrases.get(token.stem, ()))
+        if self._prefixed(token):
+            for length in range(len(token.stem) - 1, PREFIX_STEM - 1, -1):
+                found.extend(self.phrases.get(token.stem[:length], ()))
         return found
 
     def recognise(self, question: str, known: Callable[[str], bool] = lambda stem: True) -> Recognition:
@@ -227,7 +241,7 @@ class ConceptTable:
             token = tokens[position]
             best_end, best = -1, []
             if not token.stop or self.phrases.get(token.stem):  # a phrase may start with a stop word
-                for phrase, target, via in self._candidates(token.stem):
+                for phrase, target, via in self._candidates(token):
                     end = self._match(phrase, tokens, position)
                     if end > best_end:
                         best_end, best = end, [(target, via)]
