@@ -54,7 +54,7 @@ from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 #: other weights 0. The learned weights are this plus what the data shows.
 PRIOR = {
     feature + fusion.RANK: 1.0
-    for feature in ("text", "situations", "concepts", "graph", "dense", "checker")
+    for feature in ("text", "situations", "concepts", "graph", "dense", "checker", "mechanisms")
 }
 #: Strength of the L2 penalty pulling the weights towards :data:`PRIOR`, and
 #: the share of the loss the tuning questions carry (the situations the

@@ -12,7 +12,8 @@ adding to a :class:`~rules_kb.ask.reading.Reading`:
    the question's words and the concepts' words;
 3. :func:`~rules_kb.ask.semantic.search_situations` — the same words in
    the rules' profiles, their words and their situations', told as
-   players tell them;
+   players tell them; then :func:`~rules_kb.ask.mechanisms.weigh_mechanisms`
+   — the mechanisms the story implies without naming them;
 4. :func:`~rules_kb.ask.rank.weigh_concepts` — each concept scores the
    rules it names through the graph;
 5. :func:`~rules_kb.ask.rank.expand_graph` — the best rules pass a share of
@@ -35,6 +36,7 @@ from collections.abc import Callable
 
 from rules_kb.ask import fusion
 from rules_kb.ask.answer import Answer, RuleAnswer, Verification
+from rules_kb.ask.mechanisms import weigh_mechanisms
 from rules_kb.ask.rank import expand_graph, rank, weigh_concepts
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.related import find_glossary, find_rulings
@@ -51,6 +53,7 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
     understand,
     search_words,
     search_situations,
+    weigh_mechanisms,
     weigh_concepts,
     expand_graph,
     verify,

@@ -13,7 +13,7 @@ from rules_kb.core.model import GlossaryEntry, Ruling
 #: The score parts, in the order ``--explain`` shows them, with their French names.
 PARTS = {
     "text": "texte", "coverage": "couverture", "concepts": "concepts", "graph": "graphe",
-    "checker": "vérification", "situations": "situations", "dense": "sens",
+    "checker": "vérification", "situations": "situations", "dense": "sens", "mechanisms": "mécanismes",
 }  # fmt: skip
 
 

@@ -4,8 +4,10 @@ Each candidate rule has one value per signal (:data:`FEATURES`, the keys of
 :data:`rules_kb.ask.answer.PARTS`): the words' BM25F (``text``) and
 coverage, the BM25 of its profile, its words and its situations'
 (``situations``), the concepts through the graph, the rules citing it
-(``graph``), the checker's verdict, and the cosine of the question's
-embedding with its profile (``dense``, a z-score over all the rules).
+(``graph``), the checker's verdict, the mechanisms the story implies
+(``mechanisms``, :mod:`rules_kb.ask.mechanisms`), and the cosine of the
+question's embedding with its profile (``dense``, a z-score over all the
+rules).
 Beside the signals, the rule's *support*: ``log(1 + n)`` for the ``n``
 players' stories folded into its profile
 (:class:`rules_kb.build.dense.StoryRows`), which says how far its dense
@@ -38,7 +40,7 @@ from pathlib import Path
 
 #: The signals, in the order of the weights.
 FEATURES = (
-    "text", "coverage", "situations", "concepts", "graph", "checker", "dense",
+    "text", "coverage", "situations", "concepts", "graph", "checker", "dense", "mechanisms",
 )  # fmt: skip
 #: The suffix of the weight of a signal's rank.
 RANK = "@rang"
