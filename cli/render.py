@@ -352,6 +352,8 @@ def _concept_line(concept) -> Text:
 
 #: How many FAQ rulings ``ask`` shows without ``--all``.
 RULINGS_SHOWN = 3
+#: The width ``ask``'s answer is laid out for (a judge's terminal or phone): the next rules take a line each.
+ANSWER_WIDTH = 80
 
 
 def answer(result, explain: bool = False, everything: bool = False) -> None:
@@ -392,14 +394,16 @@ def answer(result, explain: bool = False, everything: bool = False) -> None:
         text = rule.text or rule.snippet
         if rule.title:
             header.append(" " + rule.title, style="bold")
-        elif rank > 1:
-            header.append(" " + first_sentence(text, 100))
+        elif rank > 1:  # its first sentence, on one line of ANSWER_WIDTH (whole with --explain)
+            header.append(" " + first_sentence(text, 400 if explain else max(20, ANSWER_WIDTH - len(header.plain) - 1)))
         console.print(header)
         if rank == 1 and text.strip() and text.strip() != rule.title.strip():
             for paragraph in text.split("\n\n"):
                 console.print(Padding(Text(" ".join(paragraph.split())), (0, 0, 0, 3)))
         why = rule.why or "mots de la question"
         if not explain:
+            if rank > 1:
+                continue  # the next rules in a line each; their reasons under --explain
             why = why.split(" ; ")[0]  # the strongest reason, in a line
         console.print(Padding(Text("Pourquoi : " + why, style="dim"), (0, 0, 0, 3)))
         if explain:

@@ -182,6 +182,8 @@ def test_facts_of_a_question():
         ("ma 2/2 bloque sa 3/3, les blessures sont sur la pile, 3 dégâts pour moi", 0),
         ("son sorcier qui inflige 1 blessure à ma 1/1", 0),
         ("ma 4/4 est bloquée par une 1/1 : les 4 dégâts vont au joueur ?", 0),
+        ("mon 2/2 prend 3 blessures en combat. Il meurt avec ses 3 blessures dessus ?", 3),  # told twice, dealt once
+        ("ma 3/3 bloque son 2/2 et prend 2 blessures", 2),
     ],
 )
 def test_only_damage_dealt_is_marked(question, damage):
@@ -194,6 +196,21 @@ def test_only_damage_dealt_is_marked(question, damage):
 def test_alternatives_asked_about_are_not_effects():
     facts = extract_facts("son cavalier donne -1/-1 à mon bloqueur 2/2 : il prend -1/-1 ou -2/-2 ?")
     assert facts.creatures[0].modifiers == [(-1, -1)]
+    facts = extract_facts("son bloqueur 2/2, il prend -2/-2 et meurt avant les dégâts, ou juste -1/-1 ?")
+    assert facts.creatures[0].modifiers == []
+    assert extract_facts("son clone arrive en quoi, 2/2 ou 5/5 ?").creatures == ()
+
+
+def test_the_subject_takes_the_damage_and_lui_is_the_players_creature():
+    facts = extract_facts("ma 3/3 bloque son 2/2 et prend 2 blessures. Ensuite il lui met -1/-1 jusqu'en fin de tour.")
+    mine, theirs = facts.creatures
+    assert (mine.damage, mine.modifiers, theirs.damage, theirs.modifiers) == (2, [(-1, -1)], 0, [])
+
+
+def test_an_aura_being_cast_or_leaving_is_not_left_in_play():
+    assert extract_facts("je lance mon aura sur sa créature, en réponse il la sacrifie").attachment == ""
+    assert extract_facts("il détruit toutes les créatures et tous les enchantements, mon aura aussi").attachment == ""
+    assert extract_facts("ma créature équipée meurt, l'équipement va au cimetière aussi ?").attachment == "équipement"
 
 
 def test_words_of_the_turn_are_not_zones_and_a_draw_denied_is_no_draw():
@@ -262,7 +279,7 @@ def test_tuning_questions_are_many_varied_and_cite_real_rules(kb):
     for question in questions:
         assert set(question.expected) <= known, question
     stories = [question for question in questions if question.kind == "récit"]
-    assert len(stories) >= 1350 and len({question.id for question in questions}) == len(questions)
+    assert len(stories) >= 1950 and len({question.id for question in questions}) == len(questions)
     assert all(20 <= len(question.question.split()) <= 55 for question in stories)
     assert {int(question.expected[0][0]) for question in stories} == {1, 2, 3, 4, 5}
 

@@ -11,7 +11,8 @@ for the judge to refine and pass to ``check``.
 What is read, by pattern:
 
 - ``P/T`` (``2/2``, ``1/1``): a creature, the asking player's unless
-  "sa", "son", "ses", "adverse" or "adversaire" comes just before; after a
+  "sa", "son", "ses", "adverse" or "adversaire" comes just before — but not
+  the alternatives of a question ("il arrive en 2/2 ou 5/5 ?"); after a
   verb of change ("devient", "passe à", "se retrouve en"…) and a creature
   already told, the same creature: an effect that sets its power and
   toughness ("ma 2/2 … devient 0/1", 418.5), or, when those are already
@@ -21,14 +22,16 @@ What is read, by pattern:
   "endurance de N" / "force de N" give a creature or its values;
 - ``N blessures|dégâts|dommages`` (also "damage", "dmg"): damage marked on
   the creature told just before (else just after; "X inflige N blessures
-  à Y": on Y), when the player says it
+  à Y": on Y; "ma 3/3 bloque son 2/2 et prend 2 blessures": on the 3/3),
+  when the player says it
   was dealt ("a pris", "prend", "subi", "avec", "a", "lui inflige",
   "… marquées"); damage to come, assigned or asked about ("j'assigne mes
   3 blessures", "les 5 blessures vont au joueur ?", "qui inflige 1
   blessure", "les dégâts sont sur la pile" in 2004) is not marked;
 - ``N marqueurs +X/+Y`` (or a signed P/T right after "marqueur",
   "counter", or listed after one with "et"): counters; another signed P/T
-  ("prend -2/-2") is an effect until end of turn, unless it is one of
+  ("prend -2/-2") is an effect until end of turn (on the player's creature
+  when the opponent does it to "lui"), unless it is one of
   alternatives asked about ("-1/-1 ou -2/-2 ?");
 - ``N points de vie|pv``: the life total of the player told (the asking
   player unless "il", "elle", "adversaire" comes first);
@@ -108,6 +111,13 @@ _GONE_TO = (
 _TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone.label) for zone, nouns, verbs in _GONE_TO)
 _LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone.label) for zone, _nouns, verbs in _GONE_TO)
 _ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equipements?|equipee?)\b")
+#: The aura or equipment itself leaves too, or is a spell being cast: it is not in play to be put
+#: into the graveyard by 420.5d/420.5k (an aura whose target left is countered: 413.2a).
+_ATTACHMENT_GONE_RE = re.compile(
+    r"\b(?:aura|equipement)\s+(?:\w+\s+){0,2}(?:part|partent|meurt|est detruite?|va au cimetiere|quitte le jeu|cible)"
+    r"|\bdetrui\w*\s+(?:\w+\s+){0,7}(?:enchantements|auras|equipements|artefacts)\b"
+    r"|\b(?:lance|lancer|joue|jouer)\s+(?:\w+\s+){0,2}aura\b"
+)
 _OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui)\b")
 _THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur)\b|adverse")
 _MINE_RE = re.compile(r"\b(?:ma|mon|mes|je|j)\b")
@@ -215,6 +225,24 @@ class Facts(NamedTuple):
         )  # fmt: skip
 
 
+def _asking_start(folded: str) -> int:
+    """Where the last sentence with a question mark begins (the text's length when none)."""
+    end = folded.rfind("?")
+    return len(folded) if end < 0 else max(folded.rfind(mark, 0, end) for mark in ".!;") + 1
+
+
+def _alternatives_start(folded: str) -> int:
+    """Where the alternatives of the last question begin ("…, part avec elle,
+    ou va au cimetière ?": what the player asks, not what happened), or the
+    text's length when it asks none."""
+    end = folded.rfind("?")
+    if end < 0:
+        return len(folded)
+    start = max(folded.rfind(mark, 0, end) for mark in ".!;") + 1
+    choice = re.search(r"\bou\b", folded[start:end])
+    return start + choice.start() if choice else len(folded)
+
+
 def _player_before(folded: str, start: int) -> str:
     before = folded[max(0, start - 40) : start]
     clause = re.split(r"[,.;?!]|\bet\b", before)[-1]
@@ -250,8 +278,18 @@ def extract_facts(question: str) -> Facts:
         read.append(Fact(question[match.start() : match.end()], match.start(), match.end(), meaning))
 
     becomes: list[tuple[re.Match, Creature]] = []
-    for match in _PT_RE.finditer(text):
+    found_pt = list(_PT_RE.finditer(text))
+    asked = {
+        id(match) for first, second in zip(found_pt, found_pt[1:])
+        if re.fullmatch(r"[^.;!?]{0,30}\bou\s+(?:(?:bien|un|une|en|juste|seulement|simple)\s+){0,3}", text[first.end() : second.start()])
+        and re.match(r"[^.;!]*\?", text[second.end() :])
+        for match in (first, second)
+    }  # fmt: skip
+    for match in found_pt:
         power, toughness = int(match.group(1)), int(match.group(2))
+        if id(match) in asked:
+            note(match, f"{power}/{toughness} (une des valeurs demandées)")
+            continue
         if creatures and _BECOMES_RE.search(text[max(0, match.start() - 30) : match.start()]):
             becomes.append((match, creatures[-1]))
             continue
@@ -278,9 +316,16 @@ def extract_facts(question: str) -> Facts:
         if not marked and (not _DEALT_RE.search(clause) or _NOT_DEALT_RE.search(clause)):
             continue  # damage to come, assigned or asked about: not on the creature
         creature = _nearest(creatures, match.start())
+        if creature is not None and creature.damage and re.search(r"\b(?:les|ses|ces|mes|tes|leurs)\s+$", text[: match.start()]):
+            continue  # "ses 3 blessures": the damage already told, not more
         after = [c for c in creatures if c.start > match.end()]
+        sentence = max(text.rfind(mark, 0, match.start()) for mark in ".!?;") + 1
         if re.search(r"\binflig\w*\s+$", text[: match.start()]) and after and re.match(r"\s*a\b", text[match.end() :]):
             creature = after[0]  # "X inflige N blessures à Y": on Y
+        elif re.search(r"\bet\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$", text[sentence : match.start()]):
+            # "ma 3/3 bloque son 2/2 et prend 2 blessures": the subject, the sentence's first creature
+            subject = [c for c in creatures if sentence <= c.start < match.start()]
+            creature = subject[0] if subject else creature
         amount = _number(match.group(1))
         if creature is not None and amount > 0:
             creature.damage += amount
@@ -292,7 +337,8 @@ def extract_facts(question: str) -> Facts:
     signed = list(_SIGNED_RE.finditer(text))
     alternatives = {
         id(match) for first, second in zip(signed, signed[1:])
-        if re.fullmatch(r"\s*ou\s+(?:bien\s+)?(?:juste\s+|seulement\s+)?", text[first.end() : second.start()])
+        if re.fullmatch(r"[^.;!?]{0,40}\bou\s+(?:(?:bien|juste|seulement|un|une|que)\s+){0,2}", text[first.end() : second.start()])
+        and re.match(r"[^.;!]*\?", text[second.end() :])
         for match in (first, second)
     }  # fmt: skip
     for match in signed:
@@ -304,6 +350,9 @@ def extract_facts(question: str) -> Facts:
         joined = counter_end >= 0 and re.fullmatch(r"\s*(?:et|,)\s*(?:(?:un|une|\d+|deux|trois)\s+)?", text[counter_end : match.start()])
         is_counter = bool(_COUNTER_WORD_RE.search(before) or re.match(r"\s*counters?", after) or joined)
         creature = _nearest(creatures, match.start())
+        mine = [c for c in creatures if c.controller == YOU and c.start < match.start()]
+        if creature is not None and creature.controller != YOU and mine and re.search(r"\blui\s+\w+\s+$", before):
+            creature = mine[0]  # "(il) lui met -1/-1": done to the player's creature, not the opponent's
         if creature is None:
             if is_counter:
                 counter_end = match.end()
@@ -356,8 +405,10 @@ def extract_facts(question: str) -> Facts:
                 break
     attachment, attachment_zone = "", ""
     attached = _ATTACHMENT_RE.search(text)
-    gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text))]
-    if attached and gone and not token_zone:
+    hypothetical = _alternatives_start(text)
+    gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text)) and found.start() < hypothetical]
+    told = text[: _asking_start(text)]  # what happened, not what the player asks
+    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told):
         leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
         attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
         start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
