@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_kb.build.concepts import ConceptKind, ConceptSources, build_table
+from rules_kb.build.concepts import NO_CONCEPT, ConceptKind, ConceptSources, build_table
 from rules_kb.build.lexicon import LexiconError, load_lexicon, parse_lexicon
 from rules_kb.core.text import fold, rejoin
 
@@ -31,8 +31,8 @@ def sources(kb):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e.line}:{e.form}")
 def test_every_entry_resolves_to_the_corpus(sources, corpus_text, entry):
-    """A target is a glossary term, a rule title, a FAQ card, or words of the texts."""
-    if not sources.resolve(entry.target):
+    """A target is a glossary term, a rule title, a FAQ card, words of the texts, or none (—)."""
+    if entry.target != NO_CONCEPT and not sources.resolve(entry.target):
         assert fold(entry.target) in corpus_text, f"« {entry.target} » ne se trouve pas dans le corpus"
     assert entry.source
 
@@ -120,3 +120,39 @@ def test_typos_are_corrected_only_for_unknown_words(table):
     assert {c.target.name for c in recognition.concepts} >= {"Piétinement", "Contrer, contrecarrer"}
     # a word the rules use is never "corrected"
     assert not table.recognise("attaquant", known=lambda stem: True).corrections
+
+
+# --- words in their sense -------------------------------------------------------
+
+
+def _targets(table, question):
+    return {concept.target.name for concept in table.recognise(question).concepts}
+
+
+def test_a_duration_is_not_the_end_step(table):
+    """314.2: effects "jusqu'à la fin du tour" end at cleanup; "à la fin du tour" is the end step (313)."""
+    assert "Etape de fin du tour" not in _targets(table, "elle prend -1/-1 jusqu'à la fin du tour")
+    assert "jusqu'à la fin du tour" in _targets(table, "elle prend -1/-1 jusqu'à la fin du tour")
+    assert "Etape de fin du tour" in _targets(table, "à la fin du tour, sacrifiez-la")
+
+
+def test_a_word_of_everyday_french_names_nothing_alone(table):
+    """"mis" (put) is not the ante (217.9); "la mise" is."""
+    assert "Mise" not in _targets(table, "il a mis un marqueur -1/-1 sur ma créature")
+    assert "Mise" in _targets(table, "on joue avec la mise")
+    assert "Mettre en jeu" in _targets(table, "elle est mise en jeu")
+
+
+def test_polysemous_verbs_are_read_by_their_context(table):
+    assert "Contrôle, contrôleur" in _targets(table, "il vole ma créature")
+    assert "Vol" in _targets(table, "ma créature a le vol")
+    assert "Attaquer" in _targets(table, "il m'a tapé avec sa 3/3")
+    assert "Attaquer" not in _targets(table, "il a tapé sa créature")
+    assert "Engager" in _targets(table, "il a tapé sa créature")
+    assert "Modal / Mode" not in _targets(table, "il choisit une cible")
+    assert "Sauter" in _targets(table, "je passe mon étape de pioche")
+
+
+@given(st.text(alphabet=st.sampled_from(list("mis la jusqu'à fin du tour vole m'a tapé ")), max_size=60))
+def test_words_that_name_nothing_never_come_out(table, text):
+    assert all(concept.target.kind is not ConceptKind.NONE for concept in table.recognise(text).concepts)

@@ -62,8 +62,19 @@ class ConceptKind(enum.Enum):
     """Words of the documents that are no title (``points de vie``): they only widen the search."""
     NUMBER = ("number", "numéro de règle")
     """A rule number typed in the question."""
+    NONE = ("none", "aucun concept")
+    """Words that name nothing on their own (a lexicon entry of target
+    :data:`NO_CONCEPT`): they hide the concepts of the same words and are
+    never part of a recognition."""
 
 
+#: The lexicon target of a word that names no concept on its own, in the
+#: sense players use it ("mis" is not the ante, *Mise*; "la mise" is).
+NO_CONCEPT = "—"
+#: Elided words kept as stop words when reading questions: "jusqu'à la fin
+#: du tour" (a duration, 314.2) is not "à la fin du tour" (the end step, 313);
+#: "il m'a tapé" (attacked me) is not "il a tapé" (tapped).
+KEPT_ELISIONS = frozenset({"jusqu", "m", "t"})
 #: A question's word matches a phrase's stem it starts with, from stems of this length.
 PREFIX_STEM = 5
 #: A rule title shared by this many different rule numbers or more ("Généralités") names no concept.
@@ -129,12 +140,21 @@ class _Token:
 
 def _tokens(text: str) -> list[_Token]:
     """The words of ``text`` through the index's analysis, stop words kept
-    (flagged), numbers and P/T left out."""
-    return [
-        _Token(token.term, token.stopped, token.start, token.end, fold(text[token.start : token.end]))
-        for token in analyze(text, removestops=False)
-        if not any(char.isdigit() for char in token.term)
-    ]
+    (flagged), numbers and P/T left out; an elided word of
+    :data:`KEPT_ELISIONS` is a stop word of its own before its word."""
+    found = []
+    for token in analyze(text, removestops=False):
+        if any(char.isdigit() for char in token.term):
+            continue
+        surface = fold(text[token.start : token.end]).replace("’", "'")
+        head, apostrophe, tail = surface.partition("'")
+        if apostrophe and head in KEPT_ELISIONS:
+            split = token.start + len(head) + 1
+            found.append(_Token(head, True, token.start, split, head))
+            found.append(_Token(token.term, token.stopped, split, token.end, tail))
+        else:
+            found.append(_Token(token.term, token.stopped, token.start, token.end, surface))
+    return found
 
 
 #: A phrase's words: ``(stem, is a stop word)`` for each word.
@@ -249,6 +269,9 @@ class ConceptTable:
                         best.append((target, via))
             if best_end <= position:
                 position += 1
+                continue
+            if any(target.kind is ConceptKind.NONE for target, _ in best):
+                position = best_end  # words that name nothing on their own, in this sense
                 continue
             start, stop = token.start, tokens[best_end - 1].end
             words = {fold(question[t.start : t.end]) for t in tokens[position:best_end]}
@@ -424,6 +447,9 @@ def build_table(corpus: Corpus, lexicon: Iterable[LexiconEntry] | None = None) -
         builder.add(card.name, Target(ConceptKind.CARD, card.name, (card_node(card),)))
     for item in load_lexicon() if lexicon is None else lexicon:
         via = f"lexique, ligne {item.line} : {item.form} → {item.target} ({item.source})"
+        if item.target == NO_CONCEPT:
+            builder.add(item.form, Target(ConceptKind.NONE, NO_CONCEPT), via)
+            continue
         targets = sources.resolve(item.target) or [Target(ConceptKind.EXPRESSION, item.target)]
         for target in targets:
             builder.add(item.form, target, via)

@@ -6,7 +6,10 @@ columns separated by a tab — the form a player writes (``trample``,
 headword or form, a rule title, a FAQ card name or an expression of the
 texts: ``Piétinement``, ``Blessures``, ``Arriver en jeu``) and the source
 of the equivalence (the English name of a keyword and its rule, or
-"mot de joueur"). Lines starting with ``#`` and blank lines are ignored.
+"mot de joueur"). A target ``—`` says the form names nothing on its own
+(a word of everyday French the documents use in another sense: "mis" is
+not the ante); a longer form that holds it still names its target ("la
+mise"). Lines starting with ``#`` and blank lines are ignored.
 A form may have several targets (one line each).
 
 >>> entries = load_lexicon()
