@@ -211,6 +211,10 @@ def test_an_aura_being_cast_or_leaving_is_not_left_in_play():
     assert extract_facts("je lance mon aura sur sa créature, en réponse il la sacrifie").attachment == ""
     assert extract_facts("il détruit toutes les créatures et tous les enchantements, mon aura aussi").attachment == ""
     assert extract_facts("ma créature équipée meurt, l'équipement va au cimetière aussi ?").attachment == "équipement"
+    # a list of alternatives asked about, its first item included
+    listed = "Ma créature enchantée quitte le jeu. Mon aura va au cimetière, reste en jeu, ou part avec elle ?"
+    assert extract_facts(listed).attachment == "aura"  # what happened before the question is kept
+    assert extract_facts("Quand elle s'en va, mon aura va au cimetière, reste en jeu, ou part avec ?").attachment == ""
 
 
 def test_words_of_the_turn_are_not_zones_and_a_draw_denied_is_no_draw():
@@ -225,6 +229,15 @@ def test_the_verdict_leads_only_when_the_question_asks_about_it(kb):
     assert story.verification.applied == ("420.5c",) and story.verification.asked == ()
     asked = ask(kb, "ma 2/2 a pris 2 dégâts, elle meurt ?")
     assert asked.verification.asked == ("420.5c",) and numbers(asked)[0] == "420.5c"
+
+
+def test_a_verdict_on_values_does_not_lead_when_a_copy_changes_them(kb):
+    """A copy (503) takes values the facts do not follow: the 0/0 the checker destroys (420.5b) is
+    not the story's board. A legend copied twice is still two legends: 420.5e leads."""
+    copied = ask(kb, "mon clone copie sa créature 0/0 qui arrive avec deux marqueurs +1/+1, il meurt en 0/0 ?")
+    assert "420.5b" in copied.verification.applied and copied.verification.asked == ()
+    legends = ask(kb, "j'ai deux copies de la même légende, laquelle reste en jeu ?")
+    assert legends.verification.asked == ("420.5e",)
 
 
 def test_damage_without_power_and_toughness_asks_for_them(kb):

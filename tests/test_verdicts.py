@@ -53,11 +53,7 @@ VERDICTS = {
     "ts-089": ('420.5d',),
 }
 #: Verdicts that lead although the board is misread, and why: what is left to do.
-KNOWN_WRONG = {
-    "tb-071": "« devenu 5/5 avec deux marqueurs +1/+1 et un pump » décrit le résultat, lu comme un effet qui fixe 5/5",
-    "tt-075": "la créature artefact 0/0 « qui débarque avec deux marqueurs +1/+1 » : les marqueurs ne sont pas lus sur elle",
-    "ts-088": "« mon aura va au cimetière, reste en jeu toute seule, ou elle part avec ? » : la première des alternatives est lue comme un fait",
-}
+KNOWN_WRONG: dict[str, str] = {}  # question id → how its facts are misread (none today)
 
 
 def _leading(kb, questions):

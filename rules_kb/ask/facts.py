@@ -231,16 +231,27 @@ def _asking_start(folded: str) -> int:
     return len(folded) if end < 0 else max(folded.rfind(mark, 0, end) for mark in ".!;") + 1
 
 
-def _alternatives_start(folded: str) -> int:
+def _alternatives_start(folded: str, listed: bool = False) -> int:
     """Where the alternatives of the last question begin ("…, part avec elle,
     ou va au cimetière ?": what the player asks, not what happened), or the
-    text's length when it asks none."""
+    text's length when it asks none. ``listed``: a list of three or more
+    ("va au cimetière, reste en jeu, ou part avec ?") begins at its first item."""
     end = folded.rfind("?")
     if end < 0:
         return len(folded)
     start = max(folded.rfind(mark, 0, end) for mark in ".!;") + 1
     choice = re.search(r"\bou\b", folded[start:end])
-    return start + choice.start() if choice else len(folded)
+    if not choice:
+        return len(folded)
+    at = start + choice.start()
+    if listed and folded[start:at].rstrip().endswith(","):
+        # "A, B, ou C ?": A and B are alternatives too; A begins after the comma before B's
+        comma = folded.rfind(",", start, at)
+        for _ in range(2):
+            if comma >= 0:
+                comma = folded.rfind(",", start, comma)
+        return comma + 1 if comma >= 0 else start
+    return at
 
 
 def _player_before(folded: str, start: int) -> str:
@@ -405,7 +416,7 @@ def extract_facts(question: str) -> Facts:
                 break
     attachment, attachment_zone = "", ""
     attached = _ATTACHMENT_RE.search(text)
-    hypothetical = _alternatives_start(text)
+    hypothetical = _alternatives_start(text, listed=True)
     gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text)) and found.start() < hypothetical]
     told = text[: _asking_start(text)]  # what happened, not what the player asks
     if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told):

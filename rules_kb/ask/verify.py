@@ -9,7 +9,8 @@ that a rule does not apply is weak evidence that it answers the question.
 The applied rules lead the answer when the question asks about their
 outcome (:func:`asked_about`): a story that sets up a board to ask
 something else ("la 1/1 meurt, les 4 blessures qui restent vont au
-joueur ?") gets the verdict, not the lead. The checker is imported only
+joueur ?") gets the verdict, not the lead; nor does a verdict on a
+creature's values when the facts cannot follow them (a copy: :data:`UNREAD_RE`). The checker is imported only
 then."""
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ OUTCOME_WORDS = {
     "copy_out_of_zone": r"copie|exist|disparai|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)",
     "counters_cancel": r"marqueur|reste\s+(?:en\s+jeu|en\s+vie|vivante?|la|sur)|annul|combien|enleve|retire",
 }  # fmt: skip
+#: What the facts do not read (folded): a copy (503, "Copier des objets"; the card Clone) takes
+#: the copiable values of another object, which the facts do not follow, so a verdict on a
+#: creature's values (its toughness, its damage, its layers) does not lead.
+UNREAD_RE = re.compile(r"\b(?:clones?|copi\w*|copy|copies)\b")
+#: The state-based effects that judge a creature's values.
+_VALUE_ACTIONS = frozenset({"zero_toughness", "lethal_damage"})
 #: The words by which a question asks about a creature's values (the layers' verdict).
 VALUE_WORDS = r"combien|devient|force|endurance|\d+\s*/\s*\d+|taille|fait|meur|surviv|mort|tape"
 
@@ -122,9 +129,11 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
         outcome.append(sentence)
         applied += rules
     asking = asked_about(question)
+    values_read = not UNREAD_RE.search(fold_aligned(question))
     asked = [event.rule for round_ in resolution.rounds for event in round_.events
-             if re.search(OUTCOME_WORDS.get(event.effect.value, "$^"), asking)]  # fmt: skip
-    if re.search(VALUE_WORDS, asking) or any(creature.asked for creature in facts.creatures):
+             if re.search(OUTCOME_WORDS.get(event.effect.value, "$^"), asking)
+             and (values_read or event.effect.value not in _VALUE_ACTIONS)]  # fmt: skip
+    if values_read and (re.search(VALUE_WORDS, asking) or any(creature.asked for creature in facts.creatures)):
         asked += [rule for _, rules in layered for rule in rules]
     seen = []
     for kind in examined(facts):
