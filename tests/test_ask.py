@@ -342,3 +342,11 @@ def test_rulings_of_one_section_do_not_hide_the_others():
     assert len(kept) == 5 and kept[RULINGS_PER_GROUP] is rulings[-1]
     assert [r.text for r in kept if r.section == "A"] == ["0", "1", "2", "3"]
     assert diversified(rulings[:3], limit=5) == tuple(rulings[:3])
+
+
+def test_rulings_share_the_questions_card_or_mechanism(kb):
+    """A keyword card's ruling answers a question that names the keyword, not one that ranks its rule."""
+    trample = ask(kb, "g une 5/5 avec trample bloquée par une 2/2, combien passe ?")
+    assert any("piétinement" in ruling.text for ruling in trample.rulings)
+    attack = ask(kb, "il m'a tapé avec sa 3/3, je bloque avec ma 2/2")
+    assert not any("piétinement" in ruling.text for ruling in attack.rulings)

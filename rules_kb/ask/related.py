@@ -18,13 +18,18 @@ RULINGS_PER_GROUP = 2
 def find_rulings(reading: Reading) -> None:
     """FAQ rulings on the question: those of the cards it names, of the FAQ
     sections quoting the answer's first rules (or their parent), citing
-    those rules, or of the cards having their keyword when the ruling is
-    about that keyword (its text names it: a Totem card's ruling on its
-    animation does not answer a trample question); ranked by that link,
-    then by how well their text matches the question."""
+    those rules, or of the cards having their keyword when the question
+    names that keyword and the ruling is about it (its text names it: a
+    Totem card's ruling on its animation does not answer a trample
+    question; nor does a trample ruling a question that never says
+    trample). A ruling found through a rule, not a named card, must share
+    words with the question (it matches the question's query). Ranked by
+    that link, then by how well their text matches the question."""
     kb = reading.kb
     graph = kb.graph
     weights: dict[str, float] = {}
+    named = {fold(concept.target.name) for concept in reading.concepts}
+    by_card: set[str] = set()
 
     def put(node: str, weight: float) -> None:
         if node_kind(node) is RecordKind.RULING:
@@ -35,6 +40,7 @@ def find_rulings(reading: Reading) -> None:
             for node in concept.target.nodes:
                 for edge in graph.outgoing(node, Relation.HAS_RULING):
                     put(edge.target, 3.0)
+                    by_card.add(edge.target)
     for rank, answer in enumerate(reading.answers[:3]):
         node = node_id(RecordKind.RULE, answer.edition, answer.number)
         factor = 1.0 - rank * 0.2
@@ -51,6 +57,8 @@ def find_rulings(reading: Reading) -> None:
             elif edge.relation is Relation.KEYWORD:
                 keyword = kb.record(edge.target)
                 name = fold(keyword.title) if keyword is not None and keyword.title else ""
+                if name not in named:
+                    continue
                 for ruling in graph.outgoing(source, Relation.HAS_RULING):
                     found = kb.record(ruling.target)
                     if name and found is not None and name in fold(found.text):
@@ -64,7 +72,8 @@ def find_rulings(reading: Reading) -> None:
         top = max((hit.score for hit in results), default=0.0) or 1.0
         for hit in results:
             text_scores[hit.stored.key] = hit.score / top
-    ranked = sorted(weights, key=lambda node: (-(weights[node] + text_scores.get(node, 0.0)), node))
+    shared = [node for node in weights if node in by_card or text_scores.get(node, 0.0) > 0]
+    ranked = sorted(shared, key=lambda node: (-(weights[node] + text_scores.get(node, 0.0)), node))
     reading.rulings = diversified([ruling for node in ranked if (ruling := kb.record(node)) is not None])
 
 
