@@ -254,6 +254,17 @@ def _alternatives_start(folded: str, listed: bool = False) -> int:
     return at
 
 
+def _alternatives(text: str, matches: list[re.Match], between: str) -> set[int]:
+    """The ids of the ``matches`` that are alternatives of a question: two
+    in a row with only ``between`` (a pattern ending in "ou …") between
+    them, the second followed by a question mark in its sentence."""
+    return {
+        id(match) for first, second in zip(matches, matches[1:])
+        if re.fullmatch(between, text[first.end() : second.start()]) and re.match(r"[^.;!]*\?", text[second.end() :])
+        for match in (first, second)
+    }  # fmt: skip
+
+
 def _player_before(folded: str, start: int) -> str:
     before = folded[max(0, start - 40) : start]
     clause = re.split(r"[,.;?!]|\bet\b", before)[-1]
@@ -290,12 +301,7 @@ def extract_facts(question: str) -> Facts:
 
     becomes: list[tuple[re.Match, Creature]] = []
     found_pt = list(_PT_RE.finditer(text))
-    asked = {
-        id(match) for first, second in zip(found_pt, found_pt[1:])
-        if re.fullmatch(r"[^.;!?]{0,30}\bou\s+(?:(?:bien|un|une|en|juste|seulement|simple)\s+){0,3}", text[first.end() : second.start()])
-        and re.match(r"[^.;!]*\?", text[second.end() :])
-        for match in (first, second)
-    }  # fmt: skip
+    asked = _alternatives(text, found_pt, r"[^.;!?]{0,30}\bou\s+(?:(?:bien|un|une|en|juste|seulement|simple)\s+){0,3}")
     for match in found_pt:
         power, toughness = int(match.group(1)), int(match.group(2))
         if id(match) in asked:
@@ -346,12 +352,7 @@ def extract_facts(question: str) -> Facts:
             unplaced.append(question[match.start() : match.end()])
     counter_end = -1
     signed = list(_SIGNED_RE.finditer(text))
-    alternatives = {
-        id(match) for first, second in zip(signed, signed[1:])
-        if re.fullmatch(r"[^.;!?]{0,40}\bou\s+(?:(?:bien|juste|seulement|un|une|que)\s+){0,2}", text[first.end() : second.start()])
-        and re.match(r"[^.;!]*\?", text[second.end() :])
-        for match in (first, second)
-    }  # fmt: skip
+    alternatives = _alternatives(text, signed, r"[^.;!?]{0,40}\bou\s+(?:(?:bien|juste|seulement|un|une|que)\s+){0,2}")
     for match in signed:
         if id(match) in alternatives:
             continue  # "-1/-1 ou -2/-2 ?": what the player asks, not two effects
