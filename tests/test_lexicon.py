@@ -151,6 +151,16 @@ def test_polysemous_verbs_are_read_by_their_context(table):
     assert "Engager" in _targets(table, "il a tapé sa créature")
     assert "Modal / Mode" not in _targets(table, "il choisit une cible")
     assert "Sauter" in _targets(table, "je passe mon étape de pioche")
+    assert _targets(table, "je passe, il peut encore jouer ?") >= {"Passer", "Jouer"}
+    assert "Passer" not in _targets(table, "sa vie passe de 20 à 17")
+    assert "Quitter le jeu" in _targets(table, "ma créature sort du jeu")
+
+
+def test_the_phrase_with_more_words_wins_where_phrases_overlap(table):
+    """"je passe" (Passer) and "passe mon étape" (Sauter) overlap: the longer one is read."""
+    recognition = table.recognise("je passe mon étape de pioche")
+    assert [(c.text, c.target.name) for c in recognition.concepts][0] == ("passe mon étape", "Sauter")
+    assert "Passer" not in {c.target.name for c in recognition.concepts}
 
 
 @given(st.text(alphabet=st.sampled_from(list("mis la jusqu'à fin du tour vole m'a tapé ")), max_size=60))

@@ -11,9 +11,11 @@ is required ("en jeu" is not "jeu"); stop words of the question between
 the phrase's words are skipped. A word the stemmer left whole (some verb
 forms: "déclenchent") also matches a stem of five letters or more that
 starts it, unless the word is itself a word of the phrases: "contrôle"
-is not "Contrer". The longest phrase wins at each place, so a multi-word
-expression wins over its words ("jusqu'à la fin du tour", a duration, is
-not the step "fin du tour").
+is not "Contrer". Where phrases overlap, the one with more words wins
+(then the one further left), so a multi-word expression wins over its
+words and over a shorter expression it overlaps ("jusqu'à la fin du
+tour", a duration, is not the step "fin du tour"; "je passe mon étape" is
+"passer son étape", not "je passe").
 
 A word the rules never use and no phrase knows is taken for a typo of the
 closest word of a phrase (one edit for up to seven letters, two from
@@ -255,10 +257,8 @@ class ConceptTable:
         """
         tokens = _tokens(question)
         corrections = self._correct(tokens, known)
-        found: list[Concept] = []
-        position = 0
-        while position < len(tokens):
-            token = tokens[position]
+        matches = []  # (words, tokens, position, end, [(target, via)]): the longest phrase from each word
+        for position, token in enumerate(tokens):
             best_end, best = -1, []
             if not token.stop or self.phrases.get(token.stem):  # a phrase may start with a stop word
                 for phrase, target, via in self._candidates(token):
@@ -267,14 +267,23 @@ class ConceptTable:
                         best_end, best = end, [(target, via)]
                     elif end == best_end and end > 0:
                         best.append((target, via))
-            if best_end <= position:
-                position += 1
+            if best_end > position:
+                words = sum(not t.stop for t in tokens[position:best_end])
+                matches.append((words, best_end - position, position, best_end, best))
+        # the longest phrases first, then from the left: "je passe mon étape" is "passer son
+        # étape" (Sauter), not "je passe" (Passer) then "étape"
+        taken = [False] * len(tokens)
+        chosen = []
+        for words, length, position, end, best in sorted(matches, key=lambda m: (-m[0], -m[1], m[2])):
+            if any(taken[position:end]):
                 continue
-            if any(target.kind is ConceptKind.NONE for target, _ in best):
-                position = best_end  # words that name nothing on their own, in this sense
-                continue
-            start, stop = token.start, tokens[best_end - 1].end
-            words = {fold(question[t.start : t.end]) for t in tokens[position:best_end]}
+            taken[position:end] = [True] * (end - position)
+            if not any(target.kind is ConceptKind.NONE for target, _ in best):  # else words that name nothing here
+                chosen.append((position, end, best))
+        found: list[Concept] = []
+        for position, end, best in sorted(chosen, key=lambda m: m[0]):
+            start, stop = tokens[position].start, tokens[end - 1].end
+            words = {fold(question[t.start : t.end]) for t in tokens[position:end]}
             fixed = "; ".join(f"{c.word} → {c.fixed}" for c in corrections if c.word in words)
             seen = set()
             for target, via in best:
@@ -282,7 +291,6 @@ class ConceptTable:
                     continue
                 seen.add(target)
                 found.append(Concept(question[start:stop], start, stop, target, via, fixed))
-            position = best_end
         return Recognition(tuple(found), tuple(corrections))
 
 
