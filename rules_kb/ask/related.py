@@ -57,11 +57,11 @@ def find_rulings(reading: Reading) -> None:
             elif edge.relation is Relation.KEYWORD:
                 keyword = kb.record(edge.target)
                 name = fold(keyword.title) if keyword is not None and keyword.title else ""
-                if name not in named:
+                if not name or name not in named:
                     continue
                 for ruling in graph.outgoing(source, Relation.HAS_RULING):
                     found = kb.record(ruling.target)
-                    if name and found is not None and name in fold(found.text):
+                    if found is not None and name in fold(found.text):
                         put(ruling.target, 0.5 * factor)
     if not weights:
         return

@@ -10,8 +10,8 @@ The applied rules lead the answer when the question asks about their
 outcome (:func:`asked_about`): a story that sets up a board to ask
 something else ("la 1/1 meurt, les 4 blessures qui restent vont au
 joueur ?") gets the verdict, not the lead; nor does a verdict on a
-creature's values when the facts cannot follow them (a copy: :data:`UNREAD_RE`). The checker is imported only
-then."""
+creature's values when the facts cannot follow them (a copy:
+:data:`UNREAD_RE`). The checker is imported only then."""
 
 from __future__ import annotations
 
