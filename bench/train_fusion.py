@@ -73,14 +73,15 @@ FOLDS = 5
 
 def inputs_fingerprint() -> str:
     """SHA-256 of what the weights are learned from: the situations, the
-    tuning questions, the vectors' fingerprint, the adapter's inputs and
-    the signals' names."""
+    tuning questions, the vectors' fingerprint, the adapter's inputs, the
+    signals' names and how the stories weigh one by one in the dense signal."""
     digest = hashlib.sha256()
     digest.update(train_adapter.inputs_fingerprint().encode())
     digest.update(SITUATIONS_FILE.read_bytes())
     digest.update(set_path("tuning").read_bytes())
     digest.update(dense.read_package_rows()[1].encode())
     digest.update(" ".join(fusion.WEIGHT_NAMES).encode())
+    digest.update(f"{dense.STORY_POOL} {dense.STORY_SHARPNESS} {dense.STORY_CLOSENESS}".encode())
     return digest.hexdigest()
 
 

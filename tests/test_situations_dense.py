@@ -1,6 +1,7 @@
 """Situations, dense vectors and the learned fusion of ``ask`` (issue 18)."""
 
 import json
+import math
 import re
 
 import pytest
@@ -215,6 +216,38 @@ def test_a_story_left_out_changes_only_its_rules_profiles(kb):
     members = [index.rule_rows[node]] + [row for other, row in zip(index.situation_nodes, index.situation_rows) if other == node]
     expected = _cosine(dense.fold_profile(_rows_sum(index, members), told, index.story_weight), vector)
     assert without[node] == pytest.approx(expected, abs=1e-6)
+
+
+def test_story_closeness_is_a_soft_maximum_of_the_rules_stories(kb):
+    index = dense.read_vectors(kb)
+    number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
+    node = index.story_nodes[number][0]
+    vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)
+    told = [n for n, nodes in enumerate(index.story_nodes) if node in nodes]
+    cosines = [_cosine(dense.fold_profile(index.story_rows.row(n), (), 0.0), vector) for n in told]
+    closeness = index.story_closeness(vector, [node])[node]
+    # at least the nearest story's cosine (the story itself: 1), at most that plus log(n) / τ
+    assert max(cosines) - 0.01 <= closeness <= max(cosines) + math.log(len(told)) / dense.STORY_SHARPNESS + 0.01
+    assert closeness == pytest.approx(1.0, abs=0.02)
+    without = index.story_closeness(vector, [node], hidden_stories=frozenset({number}))
+    assert without.get(node, -1.0) < closeness
+    assert index.story_closeness(vector, ["cr:2004:absente"]) == {}
+
+
+def test_closeness_adds_the_stories_only_to_the_pool_and_centres_them(kb):
+    index = dense.read_vectors(kb)
+    number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
+    vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)
+    profiles = index.profiles(vector)
+    found = index.closeness(vector)
+    pool = sorted(profiles, key=lambda node: (-profiles[node], node))[: dense.STORY_POOL]
+    stories = index.story_closeness(vector, pool)
+    mean = sum(stories.values()) / len(stories)
+    for node in profiles:
+        bonus = dense.STORY_CLOSENESS * (stories[node] - mean) if node in stories else 0.0
+        assert found[node] == pytest.approx(profiles[node] + bonus, abs=1e-9)
+    # the story's own rule, told by that very story, comes first
+    assert index.rank_rules(vector)[0][0] in index.story_nodes[number]
 
 
 def test_story_files_missing_damaged_or_for_another_adapter_are_no_stories(tmp_path, monkeypatch):

@@ -6,8 +6,9 @@ coverage, the BM25 of its profile, its words and its situations'
 (``situations``), the concepts through the graph, the rules citing it
 (``graph``), the checker's verdict, the mechanisms the story implies
 (``mechanisms``, :mod:`rules_kb.ask.mechanisms`), and the cosine of the
-question's embedding with its profile (``dense``, a z-score over all the
-rules).
+question's embedding with its profile, with the closeness of its stories
+one by one (``dense``, :meth:`rules_kb.build.dense.DenseIndex.closeness`,
+a z-score over all the rules).
 Beside the signals, the rule's *support*: ``log(1 + n)`` for the ``n``
 players' stories folded into its profile
 (:class:`rules_kb.build.dense.StoryRows`), which says how far its dense

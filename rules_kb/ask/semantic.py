@@ -8,9 +8,10 @@
 - **Meaning** (:func:`weigh_dense`): the cosine of the question's embedding
   (:mod:`rules_kb.build.dense`) with each rule's profile, the normalised
   sum of its and its situations' vectors with the mean of the players'
-  stories it decides (:class:`rules_kb.build.dense.StoryRows`; part
-  ``dense``), as a z-score
-  over all the rules; the :data:`DENSE_POOL` closest rules become candidates. Without the model, a note says the answer comes
+  stories it decides (:class:`rules_kb.build.dense.StoryRows`), plus, for
+  the closest rules, how close their stories are one by one
+  (:meth:`rules_kb.build.dense.DenseIndex.closeness`; part ``dense``), as
+  a z-score over all the rules; the :data:`DENSE_POOL` closest rules become candidates. Without the model, a note says the answer comes
   from the words alone and the weights learned without these parts are used.
 """
 
@@ -76,7 +77,7 @@ def weigh_dense(reading: Reading) -> None:
             f"{index.missing} textes (règles ou situations) n'ont pas de vecteur : le modèle manquait quand "
             "l'index a été construit ; reconstruisez l'index pour les ajouter."
         )
-    profiles = index.profiles(vector, reading.hidden, reading.hidden_stories)
+    profiles = index.closeness(vector, reading.hidden, reading.hidden_stories)
     mean, spread = _zscores(list(profiles.values()))
     parts = {node: {"dense": (value - mean) / spread} for node, value in profiles.items()}
     if reading.edition:
