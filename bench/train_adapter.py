@@ -25,8 +25,9 @@ that the build folds into the profiles of the rules it decides, with
 
 :func:`out_of_fold` gives ``bench/train_fusion.py`` each training
 question's vector mapped by a ``W`` learned without it (:data:`FOLDS`
-folds): the fusion must learn how far the dense signal can be trusted on
-questions the map has not seen, not on those it learned.
+folds), and the stories mapped by that same ``W``: the fusion must learn
+how far the dense signal can be trusted on questions the map has not
+seen, not on those it learned.
 """
 
 from __future__ import annotations
@@ -235,31 +236,47 @@ def mapped(matrix, vector) -> list[float]:
     return [float(x) for x in found / (np.linalg.norm(found) or 1.0)]
 
 
-def out_of_fold(kb, reuse: bool = True) -> dict[str, list[float]]:
-    """Example id → its vector mapped by a ``W`` learned on the other folds
-    (kept in ``bench/results/`` and reused when made from the same inputs)."""
+class OutOfFold(NamedTuple):
+    """What :func:`out_of_fold` gives: each training example's ``vectors``
+    (id → its vector mapped by a ``W`` learned without it), its ``folds``
+    (id → the fold it was left out of) and, for each fold, the ``stories``
+    (every tuning question mapped by that fold's ``W``: 8-bit rows and
+    their scales, as :func:`story_rows` makes them)."""
+
+    vectors: dict[str, list[float]]
+    folds: dict[str, int]
+    stories: list[tuple[bytes, list[float]]]
+
+
+def out_of_fold(kb, reuse: bool = True) -> OutOfFold:
+    """Each example mapped by a ``W`` learned on the other folds, and the
+    stories mapped by each fold's ``W`` (kept in ``bench/results/`` and
+    reused when made from the same inputs): a question is compared with
+    stories mapped by the same ``W`` as itself, as at the table."""
     path = CACHE.with_name("adapted-vectors.marshal")
     fingerprint = inputs_fingerprint()
     if reuse and path.is_file():
-        saved, vectors = marshal.loads(path.read_bytes())
-        if saved == fingerprint:
-            return vectors
+        saved, *found = marshal.loads(path.read_bytes())
+        if saved == fingerprint and len(found) == len(OutOfFold._fields):
+            return OutOfFold(*found)
     examples, profiles = training_examples(kb)
-    vectors = {}
+    found = OutOfFold({}, {}, [])
     for fold in range(FOLDS):
         print(f"\rpli {fold + 1}/{FOLDS}", end="", file=sys.stderr)
         matrix = fit([example for i, example in enumerate(examples) if i % FOLDS != fold], profiles)
         for example in examples[fold::FOLDS]:
-            vectors[example.id] = mapped(matrix, example.vector)
+            found.vectors[example.id] = mapped(matrix, example.vector)
+            found.folds[example.id] = fold
+        found.stories.append(story_rows(matrix))
     print(file=sys.stderr)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(marshal.dumps((fingerprint, vectors)))
-    return vectors
+    path.write_bytes(marshal.dumps((fingerprint, *found)))
+    return found
 
 
-def write_stories(matrix, kb) -> int:
-    """Write every tuning question, its vector mapped by ``matrix``, as the
-    package's stories (:class:`rules_kb.build.dense.StoryRows`); returns how many."""
+def story_rows(matrix) -> tuple[bytes, list[float]]:
+    """Every tuning question, in order, its vector mapped by ``matrix``:
+    8-bit rows and their scales (:func:`rules_kb.build.dense.quantise`)."""
     import numpy as np
 
     questions = load_questions(set_path("tuning"))
@@ -269,12 +286,20 @@ def write_stories(matrix, kb) -> int:
         data, scale = dense.quantise(mapped(matrix, np.array(vectors[dense.text_key(question.question)])))
         rows += data
         scales.append(round(scale, 9))
+    return bytes(rows), scales
+
+
+def write_stories(matrix) -> int:
+    """Write every tuning question, its vector mapped by ``matrix``, as the
+    package's stories (:class:`rules_kb.build.dense.StoryRows`); returns how many."""
+    questions = load_questions(set_path("tuning"))
+    rows, scales = story_rows(matrix)
     meta = {
         "model": dense.MODEL, "adapter": inputs_fingerprint(), "weight": STORY_WEIGHT,
         "editions": list(STORY_EDITIONS), "scales": scales,
         "stories": [[question.id, list(question.expected)] for question in questions],
     }  # fmt: skip
-    dense.STORIES_ROWS.write_bytes(bytes(rows))
+    dense.STORIES_ROWS.write_bytes(rows)
     dense.STORIES_META.write_text(json.dumps(meta, ensure_ascii=False) + "\n", encoding="utf-8")
     return len(questions)
 
@@ -307,7 +332,7 @@ def main() -> int:
         dense.ADAPTER_ROWS.write_bytes(rows)
         dense.ADAPTER_META.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         print(f"écrit : {dense.ADAPTER_ROWS}", file=sys.stderr)
-        print(f"écrit : {dense.STORIES_ROWS} ({write_stories(matrix, kb)} récits)", file=sys.stderr)
+        print(f"écrit : {dense.STORIES_ROWS} ({write_stories(matrix)} récits)", file=sys.stderr)
     return 0
 
 

@@ -17,7 +17,10 @@ of two kinds of questions whose right rules are known:
 
 The dense signal of each is computed from its vector mapped by an adapter
 learned without it (:func:`bench.train_adapter.out_of_fold`), as a
-player's question is mapped by one that never saw it.
+player's question is mapped by one that never saw it, and compared with
+the stories mapped by that same adapter (the profiles folded again,
+:meth:`rules_kb.build.dense.DenseIndex.with_stories`), as a player's
+question and the stories are mapped by the same one.
 
 Each candidate is labelled right when its number is one of the question's
 answers. A listwise logistic ranker (:mod:`rules_kb.ask.fusion`) learns
@@ -35,6 +38,7 @@ import hashlib
 import json
 import marshal
 import sys
+from array import array
 from collections import Counter
 from pathlib import Path
 
@@ -81,7 +85,7 @@ def inputs_fingerprint() -> str:
     digest.update(set_path("tuning").read_bytes())
     digest.update(dense.read_package_rows()[1].encode())
     digest.update(" ".join(fusion.WEIGHT_NAMES).encode())
-    digest.update(f"{dense.STORY_POOL} {dense.STORY_SHARPNESS} {dense.STORY_CLOSENESS}".encode())
+    digest.update(f"{dense.STORY_POOL} {dense.STORY_SHARPNESS} {dense.STORY_CLOSENESS} stories-per-fold".encode())
     return digest.hexdigest()
 
 
@@ -89,13 +93,17 @@ def examples(kb, with_dense: bool) -> list[tuple[str, dict[str, dict[str, float]
     """(question id, candidate → signals, right rule nodes) of every training question."""
     situations = corpus_situations(kb.corpus)
     questions = load_questions(set_path("tuning"))
-    vectors = train_adapter.out_of_fold(kb) if with_dense else {}
+    folded = train_adapter.out_of_fold(kb) if with_dense else train_adapter.OutOfFold({}, {}, [])
+    index = dense.read_vectors(kb)
+    views = [index.with_stories(rows, array("f", scales)) for rows, scales in folded.stories]
     found = []
 
     def vector(key: str):
-        return Given(vectors.get(key)) if with_dense else None
+        # the question and the stories mapped by the same adapter, one learned without the question
+        kb.keep("dense", views[folded.folds[key]] if key in folded.folds else index)
+        return Given(folded.vectors.get(key)) if with_dense else None
 
-    stories = {key: number for number, key in enumerate(dense.read_vectors(kb).story_ids)}
+    stories = {key: number for number, key in enumerate(index.story_ids)}
     per_rule = Counter(situation.node for situation in situations)
     for number, situation in enumerate(situations):
         if per_rule[situation.node] < 2:
@@ -110,6 +118,7 @@ def examples(kb, with_dense: bool) -> list[tuple[str, dict[str, dict[str, float]
         signals = candidate_signals(kb, question.question, vector(f"q{question.id}"), hidden_stories=own)
         right = frozenset(node for node in signals if node.split(":", 2)[2] in question.answers)
         found.append((f"q{question.id}", signals, right))
+    kb.keep("dense", index)
     return found
 
 

@@ -233,6 +233,12 @@ class KnowledgeBase:
             self._cached[name] = build()
         return self._cached[name]
 
+    def keep(self, name: str, value) -> None:
+        """Keep ``value`` under ``name`` in place of what :meth:`cached` made
+        (a measure swapping a feature's view, e.g. ``bench/train_fusion.py``
+        the dense index of one fold)."""
+        self._cached[name] = value
+
     # records --------------------------------------------------------------------
 
     def rule(self, number: str, edition: str) -> Rule | None:

@@ -3,6 +3,7 @@
 import json
 import math
 import re
+from array import array
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -248,6 +249,26 @@ def test_closeness_adds_the_stories_only_to_the_pool_and_centres_them(kb):
         assert found[node] == pytest.approx(profiles[node] + bonus, abs=1e-9)
     # the story's own rule, told by that very story, comes first
     assert index.rank_rules(vector)[0][0] in index.story_nodes[number]
+
+
+def test_an_index_with_other_story_vectors_folds_its_profiles_again(kb):
+    index = dense.read_vectors(kb)
+    number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
+    vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)
+    same = index.with_stories(bytes(index.story_rows.rows), index.story_rows.scales)
+    assert same.profiles(vector) == pytest.approx(index.profiles(vector), abs=1e-6)
+    # every story moved onto another's vector: only the profiles of rules with stories change
+    width = dense.DIMENSION
+    other = (number + 1) % len(index.story_ids)
+    rows = bytes(index.story_rows.rows[other * width : (other + 1) * width]) * len(index.story_ids)
+    moved = index.with_stories(rows, array("f", [index.story_rows.scales[other]] * len(index.story_ids)))
+    before, after = index.profiles(vector), moved.profiles(vector)
+    told = {node for nodes in index.story_nodes for node in nodes}
+    assert all(after[node] == pytest.approx(before[node], abs=1e-6) for node in before if node not in told)
+    assert any(abs(after[node] - before[node]) > 1e-3 for node in told)
+    assert moved.story_closeness(vector, [index.story_nodes[number][0]]) != index.story_closeness(vector, [index.story_nodes[number][0]])
+    with pytest.raises(ValueError):
+        index.with_stories(rows[:width], array("f", [1.0]))
 
 
 def test_story_files_missing_damaged_or_for_another_adapter_are_no_stories(tmp_path, monkeypatch):

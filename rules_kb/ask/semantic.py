@@ -83,7 +83,7 @@ def weigh_dense(reading: Reading) -> None:
     if reading.edition:
         parts = {node: value for node, value in parts.items() if node.split(":")[1] == reading.edition}
     reading.dense_parts = parts
-    closest = sorted(parts, key=lambda node: (-max(parts[node].values()), node))[:DENSE_POOL]
+    closest = sorted(parts, key=lambda node: (-parts[node]["dense"], node))[:DENSE_POOL]
     for node in closest:
         reading.candidates.add(node, "dense", 0.0, "sens proche de la question")
     fill_dense(reading)

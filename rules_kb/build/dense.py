@@ -444,40 +444,50 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
         if row is not None:
             rule_rows[rule_node(rule)] = row
     situation_rows = [rows.keys.get(text_key(situation.text), -1) for situation in situations]
-    sums = profile_sums(rows, rule_rows, situations, situation_rows)
+    sums = profile_sums(rows, rule_rows, [situation.node for situation in situations], situation_rows)
     stories = read_package_stories()
     story_nodes = story_rule_nodes(corpus, stories)
-    story_rows = VectorRows({}, stories.rows, stories.scales)
-    told: dict[str, list[list[float]]] = {}
-    for row, nodes in enumerate(story_nodes):
-        for node in nodes:
-            told.setdefault(node, []).append(story_rows.row(row))
-    profile_index: dict[str, int] = {}  # rule node → its profile's row; identical profiles share one
-    distinct: dict[tuple[bytes, float], int] = {}
-    profile_rows = bytearray()
-    profile_scales = array("f")
-    for node, total in sums.items():
-        data, scale = quantise(fold_profile(total, told.get(node, ()), stories.weight))
-        row = distinct.setdefault((data, scale), len(distinct))
-        if row == len(profile_scales):
-            profile_rows += data
-            profile_scales.append(scale)
-        profile_index[node] = row
     return {
         "model": MODEL, "rows": rows.rows, "scales": rows.scales.tobytes(), "rule_rows": rule_rows,
         "situation_rows": situation_rows, "situation_nodes": [situation.node for situation in situations],
         "missing": len(texts) - len(rows.keys), "story_ids": list(stories.ids), "story_nodes": story_nodes,
         "story_rows": stories.rows, "story_scales": stories.scales.tobytes(), "story_weight": stories.weight,
-        "profile_index": profile_index, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes(),
+        **profile_data(sums, story_nodes, VectorRows({}, stories.rows, stories.scales), stories.weight),
     }  # fmt: skip
 
 
-def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situations: Sequence, situation_rows: list[int]) -> dict[str, list[float]]:
-    """Rule node → the sum of its vector and its situations' (those without a vector left out)."""
+def profile_data(sums: dict[str, list[float]], story_nodes: Sequence[Sequence[str]], story_rows: VectorRows, weight: float) -> dict:
+    """The rules' profiles (:func:`fold_profile`) as the dense data keeps
+    them: ``profile_index`` (rule node → row; identical profiles share
+    one), ``profile_rows`` (8-bit, :func:`quantise`) and
+    ``profile_scales`` (bytes of ``array('f')``), from each rule's ``sums``
+    (:func:`profile_sums`) and the ``story_rows`` of the rules in
+    ``story_nodes``, folded in with ``weight``."""
+    told: dict[str, list[list[float]]] = {}
+    for row, nodes in enumerate(story_nodes):
+        for node in nodes:
+            told.setdefault(node, []).append(story_rows.row(row))
+    profile_index: dict[str, int] = {}
+    distinct: dict[tuple[bytes, float], int] = {}
+    profile_rows = bytearray()
+    profile_scales = array("f")
+    for node, total in sums.items():
+        data, scale = quantise(fold_profile(total, told.get(node, ()), weight))
+        row = distinct.setdefault((data, scale), len(distinct))
+        if row == len(profile_scales):
+            profile_rows += data
+            profile_scales.append(scale)
+        profile_index[node] = row
+    return {"profile_index": profile_index, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes()}
+
+
+def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situation_nodes: Sequence[str], situation_rows: Sequence[int]) -> dict[str, list[float]]:
+    """Rule node → the sum of its vector and its situations' (each
+    situation's rule node and row; those without a vector, -1, left out)."""
     members: dict[str, list[list[float]]] = {node: [rows.row(row)] for node, row in rule_rows.items()}
-    for situation, row in zip(situations, situation_rows):
+    for node, row in zip(situation_nodes, situation_rows):
         if row >= 0:
-            members.setdefault(situation.node, []).append(rows.row(row))
+            members.setdefault(node, []).append(rows.row(row))
     return {node: [sum(values) for values in zip(*vectors)] for node, vectors in members.items()}
 
 
@@ -555,6 +565,7 @@ class DenseIndex:
     """
 
     def __init__(self, data: dict) -> None:
+        self.data = data
         self.rows = memoryview(data["rows"]).cast("b")
         self.scales = array("f")
         self.scales.frombytes(data["scales"])
@@ -573,6 +584,21 @@ class DenseIndex:
         self.profile_rows = memoryview(data["profile_rows"]).cast("b")
         self.profile_scales = array("f")
         self.profile_scales.frombytes(data["profile_scales"])
+
+    def with_stories(self, rows: bytes, scales: array) -> DenseIndex:
+        """The same index with other vectors for the same stories (8-bit
+        ``rows`` and their ``scales``, :func:`quantise`; e.g. mapped by
+        another adapter) and the profiles folded again with them: what
+        ``bench/train_fusion.py`` gives a question mapped by an adapter
+        learned without it, as a player's question and the stories are
+        mapped by the same one. Raises ValueError when the sizes differ from
+        the stories'."""
+        if len(rows) != DIMENSION * len(self.story_ids) or len(scales) != len(self.story_ids):
+            raise ValueError(f"{len(self.story_ids)} récits attendus")
+        sums = profile_sums(VectorRows({}, self.data["rows"], self.scales), self.rule_rows, self.situation_nodes, self.situation_rows)
+        story_rows = VectorRows({}, rows, array("f", scales))
+        data = dict(self.data, story_rows=rows, story_scales=story_rows.scales.tobytes())
+        return DenseIndex(data | profile_data(sums, self.story_nodes, story_rows, self.story_weight))
 
     @property
     def empty(self) -> bool:
@@ -657,24 +683,28 @@ class DenseIndex:
             found[node] = top + math.log(sum(math.exp(STORY_SHARPNESS * (c - top)) for c in cosines)) / STORY_SHARPNESS
         return found
 
+    def story_parts(self, vector: Sequence[float], profiles: dict[str, float], hidden_stories: frozenset[int] = frozenset()) -> dict[str, float]:
+        """Rule node → its :meth:`story_closeness` less the mean over the
+        :data:`STORY_POOL` rules closest by their ``profiles`` (node →
+        cosine, :meth:`profiles`) that have stories; only those rules."""
+        pool = sorted(profiles, key=lambda node: (-profiles[node], node))[:STORY_POOL]
+        found = self.story_closeness(vector, pool, hidden_stories)
+        mean = sum(found.values()) / max(1, len(found))
+        return {node: value - mean for node, value in found.items()}
+
     def closeness(
         self, vector: Sequence[float], hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset(),
         edition: str | None = None,
     ) -> dict[str, float]:  # fmt: skip
         """Rule node (of ``edition``, or all) → the cosine of ``vector``
-        with its profile (:meth:`profiles`), plus, for the
-        :data:`STORY_POOL` closest, :data:`STORY_CLOSENESS` times their
-        :meth:`story_closeness` less its mean over the pool's rules that
-        have stories (0 for a rule without one)."""
+        with its profile (:meth:`profiles`), plus :data:`STORY_CLOSENESS`
+        times its :meth:`story_parts` (0 for a rule outside the pool or
+        without a story)."""
         found = self.profiles(vector, hidden, hidden_stories)
         if edition:
             found = {node: value for node, value in found.items() if node.split(":")[1] == edition}
-        pool = sorted(found, key=lambda node: (-found[node], node))[:STORY_POOL]
-        stories = self.story_closeness(vector, pool, hidden_stories)
-        if stories:
-            mean = sum(stories.values()) / len(stories)
-            for node, value in stories.items():
-                found[node] += STORY_CLOSENESS * (value - mean)
+        for node, value in self.story_parts(vector, found, hidden_stories).items():
+            found[node] += STORY_CLOSENESS * value
         return found
 
     def rank_rules(self, vector: Sequence[float], edition: str | None = None) -> list[tuple[str, float]]:
