@@ -159,7 +159,8 @@ def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: 
     mapped by the learned adapter as ``ask`` maps it, or, without
     ``adapted``, as e5 gives it; without ``stories``, the profiles are the
     rules' and their situations' vectors alone (no players' stories)."""
-    from rules_kb.build.dense import QueryAdapter, encoder, query_adapter, read_vectors
+    from rules_kb.build.dense import read_vectors
+    from rules_kb.build.embedding import QueryAdapter, encoder, query_adapter
 
     vectors = read_vectors(kb)
     wanted = edition or kb.default_edition

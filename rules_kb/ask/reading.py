@@ -56,7 +56,7 @@ class Reading:
     word as typed), ``expansion`` (the documents' words for the concepts),
     ``query`` and ``terms`` (the index query and its terms), ``hits`` (the
     rules found, by node). ``vector`` is the question's embedding being
-    computed (:class:`rules_kb.build.dense.QueryVector`, None without the
+    computed (:class:`rules_kb.build.embedding.QueryVector`, None without the
     dense signals), ``hidden`` situations (by number) are left out of the
     situation signals and ``hidden_stories`` (by number) out of the rules'
     profiles (to learn the fusion on the situations and stories themselves),

@@ -11,8 +11,9 @@
   stories it decides (:class:`rules_kb.build.dense.StoryRows`), plus, for
   the closest rules, how close their stories are one by one
   (:meth:`rules_kb.build.dense.DenseIndex.closeness`; part ``dense``), as
-  a z-score over all the rules; the :data:`DENSE_POOL` closest rules become candidates. Without the model, a note says the answer comes
-  from the words alone and the weights learned without these parts are used.
+  a z-score over all the rules; the :data:`DENSE_POOL` closest rules
+  become candidates. Without the model, a note says the answer comes from
+  the words alone and the weights learned without these parts are used.
 """
 
 from __future__ import annotations
@@ -77,9 +78,9 @@ def weigh_dense(reading: Reading) -> None:
             f"{index.missing} textes (règles ou situations) n'ont pas de vecteur : le modèle manquait quand "
             "l'index a été construit ; reconstruisez l'index pour les ajouter."
         )
-    profiles = index.closeness(vector, reading.hidden, reading.hidden_stories)
-    mean, spread = _zscores(list(profiles.values()))
-    parts = {node: {"dense": (value - mean) / spread} for node, value in profiles.items()}
+    closeness = index.closeness(vector, reading.hidden, reading.hidden_stories)
+    mean, spread = _zscores(list(closeness.values()))
+    parts = {node: {"dense": (value - mean) / spread} for node, value in closeness.items()}
     if reading.edition:
         parts = {node: value for node, value in parts.items() if node.split(":")[1] == reading.edition}
     reading.dense_parts = parts

@@ -38,17 +38,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.build.embedding import (  # the model's side, re-exported: the build and ask name them here
+from rules_kb.build.embedding import (
     DIMENSION,
     MODEL,
     DenseUnavailable,
-    Encoder,
-    QueryAdapter,
-    QueryVector,
     encoder,
-    prefetch,
     query_adapter,
-    query_vector,
     read_adapter_meta,
 )
 from rules_kb.build.situations import rule_text
