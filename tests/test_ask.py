@@ -297,6 +297,35 @@ def test_tuning_questions_are_many_varied_and_cite_real_rules(kb):
     assert {int(question.expected[0][0]) for question in stories} == {1, 2, 3, 4, 5}
 
 
+def test_calibration_stories_are_unseen_by_the_adapter_and_copy_no_evaluation_question(kb):
+    """tests/eval/README.md: the calibration set trains the fusion only, as questions nobody
+    saw; its stories share no run of eight words with a validation or test question or a
+    situation, and are not tuning questions (which the adapter and the profiles learn from)."""
+    import re
+
+    from rules_kb.build.situations import corpus_situations
+
+    def runs(text):
+        words = re.findall(r"\w+", text.casefold())
+        return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
+
+    questions = load_questions(set_path("calibration"))
+    tuning = load_questions(set_path("tuning"))
+    assert len(questions) >= 250 and len({q.id for q in questions}) == len(questions)
+    assert not {q.id for q in questions} & {q.id for q in tuning}
+    assert not {q.question for q in questions} & {q.question for q in tuning}
+    assert all(20 <= len(q.question.split()) <= 55 for q in questions)
+    known = {rule.number for rule in kb.corpus.rules}
+    assert all(q.answers <= known for q in questions)
+    forbidden = set()
+    for name in ("validation", "test"):
+        for question in load_questions(set_path(name)):
+            forbidden |= runs(question.question)
+    for situation in corpus_situations(kb.corpus):
+        forbidden |= runs(situation.text)
+    assert [q.id for q in questions if runs(q.question) & forbidden] == []
+
+
 @pytest.mark.parametrize(("name", "size"), [("validation", 150), ("test", 60)])
 def test_held_out_sets_follow_their_specification(kb, name, size):
     """tests/eval/README.md: 20–55 words, half naming no concept, several rules per question
