@@ -277,9 +277,9 @@ def test_facts_always_make_a_valid_scenario(parts):
 
 # --- the evaluation sets -----------------------------------------------------
 
-#: The validation set's figures during issue 19 (bench/eval_ask.py: 0.831 / 0.963), less a margin
-#: of about five questions: a change to ask that loses more fails here.
-VALIDATION_FLOOR = {1: 0.80, 3: 0.93}
+#: The validation set's figures at the end of issue 19 (bench/eval_ask.py: 0.856 / 0.963), less a
+#: margin of about five questions: a change to ask that loses more fails here.
+VALIDATION_FLOOR = {1: 0.825, 3: 0.93}
 
 
 def test_tuning_questions_are_many_varied_and_cite_real_rules(kb):
@@ -311,7 +311,7 @@ def test_calibration_stories_are_unseen_by_the_adapter_and_copy_no_evaluation_qu
 
     questions = load_questions(set_path("calibration"))
     tuning = load_questions(set_path("tuning"))
-    assert len(questions) >= 250 and len({q.id for q in questions}) == len(questions)
+    assert len(questions) >= 550 and len({q.id for q in questions}) == len(questions)
     assert not {q.id for q in questions} & {q.id for q in tuning}
     assert not {q.question for q in questions} & {q.question for q in tuning}
     assert all(20 <= len(q.question.split()) <= 55 for q in questions)
