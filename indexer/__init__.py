@@ -40,6 +40,7 @@ from rules_kb.core.model import (
     GlossaryEntry,
     Rule,
     Ruling,
+    Severity,
 )
 
 #: File suffixes read as HTML.
@@ -138,13 +139,54 @@ PARSERS: dict[DocumentKind, Callable[[str, Document], ParsedDocument]] = {
     DocumentKind.COURSE: parse_course_document,
 }
 
+#: The fields of :class:`ParsedDocument` that hold records (not diagnostics).
+_RECORD_FIELDS = tuple(name for name in ParsedDocument._fields if name != "diagnostics")
+
+
+def document_diagnostics(text: str, document: Document, parsed: ParsedDocument) -> tuple[Diagnostic, ...]:
+    """The diagnostics of one parsed document: its parser's, and one when
+    the document gave no record.
+
+    A blank text gives only ``"empty-document"`` (an empty or truncated
+    copy; what the parser said about nothing is left out). A text in which
+    the parser recognised no record and said nothing gives
+    ``"document-without-records"`` (a document of another kind than the
+    manifest says).
+    """
+    if not text.strip():
+        return (
+            Diagnostic(
+                document=document.id,
+                line=1,
+                code="empty-document",
+                message=f"Le document « {document.id} » ({document.file}) est vide : il n'apporte rien au corpus. "
+                "Remettez-y son texte ou retirez-le du manifeste.",
+                severity=Severity.WARNING,
+            ),
+        )
+    if parsed.diagnostics or any(getattr(parsed, name) for name in _RECORD_FIELDS):
+        return parsed.diagnostics
+    return (
+        Diagnostic(
+            document=document.id,
+            line=1,
+            code="document-without-records",
+            message=f"Rien n'a été reconnu dans le document « {document.id} » ({document.file}) "
+            f"lu comme « {document.kind.value} » : il n'apporte rien au corpus. "
+            "Vérifiez son type (kind) dans le manifeste.",
+            severity=Severity.WARNING,
+        ),
+    )
+
+
 def parse_corpus(
     folder: Path, documents: tuple[Document, ...], fingerprint: str = "", progress: Progress = no_progress
 ) -> Corpus:
     """Parse every document of the manifest with the parser of its kind.
 
     Returns a :class:`Corpus` with every record, in manifest order then
-    document order, and the diagnostics. Raises
+    document order, and the diagnostics (with one for a document that gave
+    no record: :func:`document_diagnostics`). Raises
     :class:`rules_kb.core.errors.CorpusError` if a document cannot be read.
     """
     merged: dict[str, list] = {name: [] for name in ParsedDocument._fields}
@@ -154,9 +196,11 @@ def parse_corpus(
         parser = PARSERS.get(document.kind)
         if parser is None:
             continue
-        result = parser(read_document(document), document)
-        for name in ParsedDocument._fields:
+        text = read_document(document)
+        result = parser(text, document)
+        for name in _RECORD_FIELDS:
             merged[name].extend(getattr(result, name))
+        merged["diagnostics"].extend(document_diagnostics(text, document, result))
         parsed.add(document.id)
     progress("Analyse terminée", len(documents), len(documents))
     return Corpus(

@@ -20,8 +20,11 @@ form). What it expects, by kind rather than by line:
   quote ("502.57. Flash 502.57a …", "420.5n …") become :class:`Rule` records
   of the FAQ's edition, marked ``quoted_from`` the FAQ.
 - Card entries: name, mana cost in braces, type line, rules text,
-  power/toughness, then rulings each starting with ``*``. A card cut at the
-  end of a message and repeated at the start of the next is kept once.
+  power/toughness, then rulings each starting with ``*``: a star followed
+  by a space, or glued to the capital of a new sentence ("engagée. *La
+  capacité…"; not "*au moment où*" nor "*Tous* les", which are emphasis).
+  A card cut at the end of a message and repeated at the start of the next
+  is kept once.
 
 Emphasis underscores (``_Spirale temporelle_``) are removed from texts.
 """
@@ -52,7 +55,15 @@ _RANK_RE = re.compile(r"^\s*grade\s*:", re.IGNORECASE)
 _SIGNATURE_RE = re.compile(r"^\s*_{5,}")
 _SEPARATOR_LINE_RE = re.compile(r"^\s*\|\s*$")
 _ENTRY_SEPARATOR_RE = re.compile(r"-{5,}")
-_RULING_RE = re.compile(r"(?:(?<=\s)|^)\*(?=\s)")
+#: A star after a space or at the start: a ruling's mark when a space
+#: follows it ("* Activer…"), or when it is glued to a capital (see
+#: :func:`_starts_ruling`).
+_STAR_RE = re.compile(r"(?:(?<=\s)|^)\*(?=\s|[A-ZÀ-ÞŒÆ«\"“])")
+#: A star that opens an emphasis closed within the same sentence
+#: ("*au moment où*", "*Tous* les").
+_EMPHASIS_STAR_RE = re.compile(r"\*(?=\S)[^*.!?\n]*?(?<=\S)\*(?!\w)")
+#: What ends the card's text or a ruling before a star glued to a capital.
+_SENTENCE_END = ".!?»)\"”"
 _STARS_TITLE_RE = re.compile(r"^\s*\*{3}(?P<title>.+?)\*{3}")
 _PART_HEADING_RE = re.compile(
     r"\s*(?P<heading>(?:[A-ZÀ-ÞŒÆ][A-ZÀ-ÞŒÆ'’-]+|«|»)(?:\s+(?:[A-ZÀ-ÞŒÆ][A-ZÀ-ÞŒÆ'’-]+|«|»))+)(?=\s|$)"
@@ -274,9 +285,27 @@ def _entry(state: _State, start: int, end: int) -> None:
     _section(state, start, end)
 
 
+def _starts_ruling(text: str, star: int, start: int, end: int) -> bool:
+    """Whether the star at ``text[star]`` (matched by :data:`_STAR_RE` in
+    the entry ``text[start:end]``) starts a ruling.
+
+    A star followed by a space does. A star glued to a capital ("engagée.
+    *La capacité…") does when it follows the end of a sentence (of the
+    card's text or of the previous ruling) and opens no emphasis closed in
+    the same sentence ("*Tous* les" is emphasis, as is "*au moment où*",
+    which the capital rule already leaves out).
+    """
+    if star + 1 >= end or text[star + 1].isspace():
+        return True
+    before = text[start:star].rstrip()
+    if not before or before[-1] not in _SENTENCE_END:
+        return False
+    return _EMPHASIS_STAR_RE.match(text, star, end) is None
+
+
 def _split_rulings(state: _State, start: int, end: int) -> tuple[int, list[tuple[int, int]]]:
     """End of the entry's main text, and the ``[start, end)`` ranges of its rulings."""
-    marks = [m for m in _RULING_RE.finditer(state.text, start, end)]
+    marks = [m for m in _STAR_RE.finditer(state.text, start, end) if _starts_ruling(state.text, m.start(), start, end)]
     if not marks:
         return end, []
     ranges = []

@@ -7,8 +7,9 @@ ends at the next back-matter heading ("Crédits", "Index") or at the end.
 The text was hard-wrapped around HTML tags that were then removed, so:
 
 - a headword stands alone on a line, or on two lines when the wrapping cut
-  it ("Blessures" / "fatales"): the second line then starts in lower case or
-  with a parenthesis ("(obsolète)");
+  it ("Blessures" / "fatales"): the second line then starts in lower case,
+  with a parenthesis ("(obsolète)") or with a separator of forms ("Points de
+  vie" / "/ total de points de vie");
 - the definition starts on the next line, with a capital, a quote or a
   digit; its first line is often short ("Une", "L'amplification");
 - a headword follows the end of a sentence, or the end of a pointer entry
@@ -44,7 +45,10 @@ _SEE_RE = re.compile(r"\bVoir(?:\s+aussi)?\s+(?P<rest>[^.]*(?:\.(?=\S)[^.]*)*)")
 _RULE_POINTER_RE = re.compile(r"(?:(?:la|les|le)\s+)?" + KEYWORD + r"\s+\d", re.IGNORECASE)
 _MEANING_RE = re.compile(r"^\d+\)\s")
 _QUOTED_RE = re.compile(r"[\"«“]\s*([^\"«»“”]+?)\s*[\"»”]")
-_FORM_SPLIT_RE = re.compile(r"\s*(?:,|/)\s*")
+#: Characters that separate the forms of a headword ("Vous / votre",
+#: "Contrer, contrecarrer"); a headword's second line may start with one.
+_FORM_SEPARATORS = ",/"
+_FORM_SPLIT_RE = re.compile(r"\s*[" + re.escape(_FORM_SEPARATORS) + r"]\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,11 @@ def _starts_definition(line: str) -> bool:
     return bool(stripped) and (stripped[0].isupper() or stripped[0].isdigit() or stripped[0] in "\"«“{")
 
 
+def _word_count(text: str) -> int:
+    """Words of a headword line, a lone separator of forms ("/") not counted."""
+    return sum(1 for word in text.split() if word.strip(_FORM_SEPARATORS))
+
+
 def _headword_at(lines: list[str], index: int) -> int:
     """Number of lines (1 or 2) of a headword starting at ``lines[index]``, else 0."""
     first = lines[index].strip()
@@ -93,15 +102,15 @@ def _headword_at(lines: list[str], index: int) -> int:
         unclosed = first.count("(") > first.count(")")
         if (
             second
-            and (second[0].islower() or second[0] == "(" or unclosed)
+            and (second[0].islower() or second[0] in "(" + _FORM_SEPARATORS or unclosed)
             and len(joined) <= _HEADWORD_MAX_CHARS
-            and len(joined.split()) <= _HEADWORD_MAX_WORDS
+            and _word_count(joined) <= _HEADWORD_MAX_WORDS
             and not any(char in second for char in ".:;!?")
             and index + 2 < len(lines)
             and _starts_definition(lines[index + 2])
         ):
             return 2
-    if first[-1] in ",:" or len(first) > _HEADWORD_MAX_CHARS or len(first.split()) > _HEADWORD_MAX_WORDS:
+    if first[-1] in ",:" or len(first) > _HEADWORD_MAX_CHARS or _word_count(first) > _HEADWORD_MAX_WORDS:
         return 0
     if index + 1 < len(lines) and _starts_definition(lines[index + 1]):
         return 1

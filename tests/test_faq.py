@@ -1,5 +1,6 @@
 """The Time Spiral FAQ (corpus/faq-spirale-temporelle-2006.txt) and a forum post in HTML."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -125,13 +126,49 @@ def test_timeshifted_cards(faq):
 
 def test_rulings(faq):
     text, parsed = faq
-    assert len(parsed.rulings) == 286
+    assert len(parsed.rulings) == 287
     squashed = "".join(text.split())
     for ruling in parsed.rulings:
         assert ruling.faq == "faq-tsp-2006" and not ruling.text.startswith("*")
         assert "".join(ruling.text.split()) in squashed.replace("_", "")
-    assert sum(len(card.rulings) for card in parsed.cards) + sum(len(s.rulings) for s in parsed.sections) == 286
+    assert sum(len(card.rulings) for card in parsed.cards) + sum(len(s.rulings) for s in parsed.sections) == 287
     assert [r.source.char_start for r in parsed.rulings] == sorted(r.source.char_start for r in parsed.rulings)
+
+
+def test_ruling_star_glued_to_its_first_word(faq):
+    """"…de la créature. *La capacité activée…": a star without its space
+    after the end of the card's text still starts a ruling."""
+    _, parsed = faq
+    oyster = next(card for card in parsed.cards if card.name == "Huître géante")
+    assert [ruling.text[:30] for ruling in oyster.rulings] == [
+        "La capacité activée ne peut ci",
+        "Activer la capacité crée une c",
+        "La capacité de l'Huître géante",
+    ]
+    assert oyster.rules_text.endswith("retirez tous les marqueurs -1/-1 de la créature.")
+    # emphasis is no ruling
+    ixidron = next(card for card in parsed.cards if card.name == "Ixidron")
+    assert any("*au moment où*" in ruling.text for ruling in ixidron.rulings)
+
+
+def test_every_ruling_star_of_the_source_starts_a_ruling(faq):
+    """Completeness by the source's characters: every ``*`` is part of a
+    ``***title***``, a ``*/*`` power/toughness, an emphasis closed in its
+    sentence ("*au moment où*", "*votre*"), or the mark of a ruling (one
+    with no text, "* * Si…", gives none)."""
+    text, parsed = faq
+    masked = re.sub(r"\*{3,}", lambda run: "#" * len(run.group()), text)
+    masked = re.sub(r"(?<=\s)\*/\*(?=\s)", "#/#", masked)
+    masked = re.sub(r"\*(?=\S)[^*.!?\n]*?(?<=\S)\*(?!\w)", lambda pair: "#" + pair.group()[1:-1] + "#", masked)
+    marks = [star.start() for star in re.finditer(r"\*", masked)]
+    starts = {ruling.source.char_start for ruling in parsed.rulings}
+    lost = []
+    for position, mark in enumerate(marks):
+        following = marks[position + 1] if position + 1 < len(marks) else len(text)
+        if mark + 1 not in starts and text[mark + 1 : following].strip(" -\n"):
+            lost.append(text[mark : mark + 60])
+    assert lost == []
+    assert len(marks) == 288 and len(parsed.rulings) == 287
 
 
 def test_forum_post_in_html():
@@ -154,6 +191,33 @@ def test_any_text_gives_a_result(text):
     parsed = parse_faq(text, "x", "2006-faq")
     for card in parsed.cards:
         assert card.name
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["* ", "*", "  *  "]),
+            st.from_regex(r"[A-ZÉ][a-zé]{2,8}( [a-zé]{2,8}){1,6}", fullmatch=True),
+            st.sampled_from(
+                ["", " *votre* tour", " *Tous* les joueurs", " *au moment où* il meurt", ". *Tous* les joueurs"]
+            ),
+            st.sampled_from([".", " !", " ?"]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_generated_rulings_are_split_at_their_stars(rulings):
+    """Any mix of "* Texte", "*Texte" and emphasis gives one ruling per mark."""
+    card = "NOTES SUR DES CARTES SPÉCIFIQUES Ours runegriffe {1}{G} Créature : ours 2/2 Piétinement. "
+    text = "Titre\n----- Introduction. ----- " + card + " ".join(
+        f"{mark}{words}{emphasis}{end}" for mark, words, emphasis, end in rulings
+    )
+    parsed = parse_faq(text, "x", "2006-faq")
+    [bear] = parsed.cards
+    assert bear.rules_text == "Piétinement."
+    assert [r.text for r in bear.rulings] == [f"{words}{emphasis}{end}" for _, words, emphasis, end in rulings]
 
 
 @settings(max_examples=100, deadline=None)

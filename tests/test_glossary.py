@@ -37,7 +37,7 @@ def fixture_entries():
 
 def test_every_entry_once(glossary_2004):
     terms = [entry.term for entry in glossary_2004.entries]
-    assert len(terms) == 298
+    assert len(terms) == 299
     assert len(set(terms)) == len(terms)
     assert terms[0] == "A la place / au lieu" and terms[-1] == "Zone"
 
@@ -57,6 +57,80 @@ def test_no_definition_text_lost(text_2004, glossary_2004):
         assert sorted(body) == sorted("".join(parts)), entry.term
         for part in parts:
             assert part in body, entry.term
+
+
+def _headword_lines(lines: list[str], entry) -> list[int]:
+    """1-based lines of an entry's printed headword (one or two, marker included)."""
+    printed = _squash(entry.term) + ("(obsolète)" if entry.obsolete else "(informel)" if entry.informal else "")
+    first = entry.source.line_start
+    if _squash(lines[first - 1]) == printed:
+        return [first]
+    assert _squash(lines[first - 1] + lines[first]) == printed, entry.term
+    return [first, first + 1]
+
+
+def _headword_candidates(lines: list[str], start: int, end: int) -> list[int]:
+    """1-based lines between ``start`` and ``end`` that look like a headword,
+    read independently of the parser: a short line (at most 60 characters)
+    starting with a capital, that ends no sentence nor clause, after which the
+    sentence does not go on (the next line starts with no lower-case letter,
+    or a short line that ends no sentence, then such a line, as in a headword
+    cut in two). Loose on purpose: it also finds the short first lines of
+    some definitions."""
+    text = [(number, lines[number - 1].strip()) for number in range(start, end + 1) if lines[number - 1].strip()]
+    candidates = []
+    for position, (number, line) in enumerate(text):
+        following = [other for _, other in text[position + 1 : position + 3]] + ["", ""]
+        if not (line[0].isupper() and len(line) <= 60 and line[-1] not in ".!?;"):
+            continue
+        opens = following[0] and not following[0][0].islower()
+        cut = (
+            following[0]
+            and len(f"{line} {following[0]}") <= 60
+            and following[0][-1] not in ".!?;"
+            and following[1]
+            and not following[1][0].islower()
+        )
+        if opens or cut:
+            candidates.append(number)
+    return candidates
+
+
+def test_every_headword_candidate_is_a_headword_or_a_definition_start(text_2004, glossary_2004):
+    """Completeness by the source's lines: every line that looks like a
+    headword is one, or is the first line of the definition that follows a
+    headword ("Voir Règle du joueur" after "APNAP"). "Points de vie" /
+    "/ total de points de vie" once hid in the definition of "Plaine"."""
+    lines = text_2004.split("\n")
+    start, end = glossary_2004.region
+    first, last = text_2004.count("\n", 0, start) + 1, text_2004.count("\n", 0, end)
+    headwords, definition_starts = set(), set()
+    for entry in glossary_2004.entries:
+        printed = _headword_lines(lines, entry)
+        headwords.update(printed)
+        after = printed[-1] + 1
+        while not lines[after - 1].strip():
+            after += 1
+        definition_starts.add(after)
+    candidates = _headword_candidates(lines, first, last)
+    assert {entry.source.line_start for entry in glossary_2004.entries} <= set(candidates)
+    unexplained = [(n, lines[n - 1]) for n in candidates if n not in headwords and n not in definition_starts]
+    assert unexplained == []
+    assert len(candidates) - len(glossary_2004.entries) < 15  # the check stays a sharp one
+
+
+def test_headword_continued_after_a_separator(entries):
+    """A headword cut before the "/" of its second form: the second line
+    starts with the separator."""
+    life = entries["Points de vie / total de points de vie"]
+    assert life.forms == ("Points de vie", "total de points de vie")
+    assert (life.source.line_start, life.source.line_end) == (5755, 5762)
+    assert life.definition[0].startswith("Le total de points de vie est une sorte de score.")
+    assert life.cites == ("420.5",)
+    assert entries["Plaine"].definition == (
+        '"Plaine" est un des cinq types de terrain de base. Un terrain avec le type plaine as la capacité '
+        '"{T} : ajoutez {W} à votre réserve." Voir règle 212.6d.',
+    )
 
 
 def test_none_invented(text_2004, glossary_2004):
@@ -128,13 +202,18 @@ def test_unknown_pointers_are_diagnostics(glossary_2004):
 def test_fixture_quirks(fixture_entries):
     entries, parsed = fixture_entries
     assert list(entries) == [
-        "Aura", "Blessures fatales", "Brûlure de mana", "Fizzle", "Vous / votre", "Type",
+        "Aura", "Points de vie / total de points de vie", "Blessures fatales", "Brûlure de mana", "Fizzle",
+        "Vous / votre", "Type",
         "Règles générales (Universal Tournament Rules)", "APNAP", "Règle du joueur actif, joueur inactif", "Y, Z",
     ]  # fmt: skip
     assert entries["Brûlure de mana"].obsolete and entries["Brûlure de mana"].examples
     assert entries["Fizzle"].informal
     assert entries["Vous / votre"].see == ("Contrôleur", "Propriétaire")
     assert entries["APNAP"].see == ("Règle du joueur actif, joueur inactif",)
+    assert entries["Aura"].definition == (
+        "Une aura est un enchantement qui s’attache à un objet ou à un joueur. Voir règle 212.4.",
+    )
+    assert entries["Points de vie / total de points de vie"].forms == ("Points de vie", "total de points de vie")
     # Contrôleur, Propriétaire, Mana and X are not headwords of the fixture
     assert [d.code for d in parsed.diagnostics] == ["glossary-unknown-pointer"] * 4
     assert any("« X »" in d.message for d in parsed.diagnostics)
@@ -165,6 +244,28 @@ def test_generated_glossaries_round_trip(pairs):
     text = "Glossaire\n" + "".join(f"{term}\n{definition}\n" for term, definition in pairs) + "Crédits\n"
     parsed = parse_glossary(text, "x", "2004")
     assert [(e.term, e.definition) for e in parsed.entries] == [(t, (d,)) for t, d in pairs]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.from_regex(r"[A-Z][a-zé]{2,8}( [a-z]{2,6})?", fullmatch=True),
+            st.sampled_from(["/", ","]),
+            st.from_regex(r"[a-z]{2,8}( [a-z]{2,6})?", fullmatch=True),
+            st.from_regex(r"[A-Z][a-z]{3,9}( [a-z]{2,9}){2,8}\.", fullmatch=True),
+        ),
+        min_size=1,
+        max_size=6,
+        unique_by=lambda entry: entry[0],
+    )
+)
+def test_headwords_cut_before_a_separator_round_trip(entries):
+    """A headword whose second form is on the next line, after its separator."""
+    body = "".join(f"{a}\n{sep} {b}\n{definition}\n" for a, sep, b, definition in entries)
+    text = f"Glossaire\n{body}Crédits\n"
+    parsed = parse_glossary(text, "x", "2004")
+    assert [(e.forms, e.definition) for e in parsed.entries] == [((a, b), (d,)) for a, _, b, d in entries]
 
 
 def test_headwords_out_of_alphabetical_order_are_kept(glossary_2004):
