@@ -1,6 +1,6 @@
 """Write the list of real French words (:mod:`rules_kb.build.french`), as package data.
 
-    .venv/bin/python bench/french_words.py          # rewrite rules_kb/data/french-words.txt.gz
+    .venv/bin/python bench/french_words.py          # rewrite rules_kb/data/french-words.txt
     .venv/bin/python bench/french_words.py --check  # exit 1 when it is out of date
 
 Needs ``wordfreq`` (the ``test`` and ``train`` extras): every word of its
@@ -13,7 +13,6 @@ folded, sorted. ``tests/test_french.py`` fails when the file is not this.
 from __future__ import annotations
 
 import argparse
-import gzip
 import sys
 from pathlib import Path
 
@@ -47,12 +46,12 @@ def main() -> int:
     text = listed()
     if args.check:
         try:
-            fresh = gzip.decompress(french.WORDS_FILE.read_bytes()).decode("utf-8") == text
-        except OSError:
+            fresh = french.WORDS_FILE.read_text(encoding="utf-8") == text
+        except (OSError, ValueError):
             fresh = False
         print("à jour" if fresh else "périmée : relancez bench/french_words.py")
         return 0 if fresh else 1
-    french.WORDS_FILE.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    french.WORDS_FILE.write_bytes(text.encode("utf-8"))
     print(f"écrit : {french.WORDS_FILE} ({text.count(chr(10)) - 1} mots)", file=sys.stderr)
     return 0
 

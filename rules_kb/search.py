@@ -4,6 +4,12 @@ A query is typed like a search box: every significant word is required,
 words are matched through the French analysis (accents, elision, stemming),
 rule numbers as written (``420.5c``); Whoosh's query language (quoted
 phrases, fields, ``AND``/``OR``/``NOT``) is understood, wildcards aside.
+Plain words are read as ``ask`` reads them: a player's word, an English
+name or a typo the concept table recognises
+(:meth:`rules_kb.build.concepts.ConceptTable.recognise`: "trample",
+"first strike", "ETB", "pietinemnt") is searched as typed or in the
+documents' words ("piétinement"), and :attr:`SearchResult.understood`
+says so.
 The index is :mod:`rules_kb.build.index`'s; hits are diversified by kind so
 that a run of short rulings does not hide the section, rules and cards of
 the same subject.
@@ -13,7 +19,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rules_kb.build.index import read_index, snippet
+import re
+
+from rules_kb.build.analysis import analyze
+from rules_kb.build.concepts import ConceptKind, read_table
+from rules_kb.build.index import alternatives_query, read_index, snippet, terms_of, uses_syntax
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
 from rules_kb.loader import KnowledgeBase
@@ -50,11 +60,52 @@ class Hit(NamedTuple):
 
 
 class SearchResult(NamedTuple):
-    """Hits of ``query`` best first; ``parsed`` is the query that ran, as Whoosh writes it."""
+    """Hits of ``query`` best first; ``parsed`` is the query that ran, as
+    Whoosh writes it; ``understood`` the words read in the documents' words
+    (``"trample → Piétinement"``), in the query's order."""
 
     query: str
     hits: tuple[Hit, ...]
     parsed: str
+    understood: tuple[str, ...] = ()
+
+
+#: The kinds of concept whose name is words of the documents to search.
+_SEARCHED_AS = (ConceptKind.GLOSSARY, ConceptKind.KEYWORD, ConceptKind.RULE, ConceptKind.CARD, ConceptKind.EXPRESSION)
+
+
+def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[str, ...]]:
+    """The parts of a plain-words ``query`` (see
+    :func:`rules_kb.build.index.alternatives_query`: a word, or the words
+    of a concept the players' lexicon or a corrected typo names, with the
+    names it has in the documents) and what was understood
+    (``"trample → Piétinement"``). A concept whose words the documents
+    all use stays as typed ("mort" is searched as "mort", not as the
+    lexicon's *Détruire*): the lexicon only reads the words they lack."""
+    table = kb.cached("concepts", lambda: read_table(kb.store))
+    index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
+    recognition = table.recognise(query, lambda stem: index.holds("text", stem))
+    names: dict[tuple[int, int], list[str]] = {}
+    for concept in recognition.concepts:
+        typed = [token.term for token in analyze(concept.text)]
+        if all(index.holds("text", stem) for stem in typed) and not concept.corrected:
+            continue  # the documents' own words: searched as typed ("mort", not "détruire")
+        if (concept.via or concept.corrected) and concept.target.kind in _SEARCHED_AS:
+            spoken = names.setdefault((concept.start, concept.end), [])
+            for name in re.split(r"\s*[,/]\s*", concept.target.name):
+                if name and name not in spoken:
+                    spoken.append(name)
+    parts: list[list[str]] = []
+    understood: list[str] = []
+    position = 0
+    for (start, end), spoken in sorted(names.items()):
+        parts.extend([word] for word in query[position:start].split())
+        typed = query[start:end]
+        parts.append([typed, *spoken])
+        understood.append(f"{typed} → {' / '.join(spoken)}")
+        position = end
+    parts.extend([word] for word in query[position:].split())
+    return parts, tuple(understood)
 
 
 def resolve_kind(kind: str) -> RecordKind:
@@ -105,7 +156,14 @@ def search(
     if not query.strip():
         raise QueryError("La recherche est vide : donnez un ou plusieurs mots, par exemple « blessures fatales ».")
     index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
-    found, terms, parsed = index.search_text(query, max(limit * 5, 50), edition, wanted)
+    understood: tuple[str, ...] = ()
+    if not uses_syntax(query):
+        parts, understood = read_query(kb, query)
+    if understood and (expanded := alternatives_query(parts)) is not None:
+        found = index.run(expanded, max(limit * 5, 50), index.allowed(edition, wanted))
+        terms, parsed = terms_of(expanded), str(expanded)
+    else:
+        found, terms, parsed = index.search_text(query, max(limit * 5, 50), edition, wanted)
     files = {document.id: document.file for document in kb.documents}
     hits = []
     for hit in diversified(found, limit):
@@ -130,6 +188,6 @@ def search(
                 rulings=rulings,
             )
         )
-    return SearchResult(query=query, hits=tuple(hits), parsed=parsed)
+    return SearchResult(query=query, hits=tuple(hits), parsed=parsed, understood=understood)
 
 

@@ -136,11 +136,13 @@ def links_dict(links: RuleLinks) -> dict[str, Any]:
 
 
 def definition_dict(definition: Definition) -> dict[str, Any]:
-    """``define``: ``{"query", "entry", "alternatives", "match", "score", "followed", "cited_rules"}``.
+    """``define``: ``{"query", "entry", "alternatives", "match", "score", "understood", "followed", "cited_rules", "used_by"}``.
 
     ``entry`` and each of ``followed`` (entries reached by "Voir") are a
     :func:`glossary_entry_dict`; ``alternatives`` are the terms of other
-    entries that fit; ``match`` is ``"exact"`` or ``"approx"``;
+    entries that fit; ``match`` is ``"exact"``, ``"lexicon"``, ``"words"``
+    or ``"approx"`` and ``understood`` how the query was read (``""`` for an
+    exact match; :class:`rules_kb.lookup.glossary.Definition`);
     ``cited_rules`` are ``{"number", "edition", "title", "text"}``;
     ``used_by`` the rules whose text uses the term, each :func:`link_dict`
     with ``written`` (the words as the rule writes them).
@@ -151,6 +153,7 @@ def definition_dict(definition: Definition) -> dict[str, Any]:
         "alternatives": [entry.term for entry in definition.alternatives],
         "match": definition.match,
         "score": definition.score,
+        "understood": definition.understood,
         "followed": [glossary_entry_dict(entry) for entry in definition.followed],
         "cited_rules": [
             {"number": rule.number, "edition": rule.edition, "title": rule.title, "text": rule.text}
@@ -180,8 +183,9 @@ def hit_dict(hit: Hit) -> dict[str, Any]:
 
 
 def search_dict(result: SearchResult) -> dict[str, Any]:
-    """``search``: ``{"query", "hits": [hit_dict…]}``."""
-    return {"query": result.query, "hits": [hit_dict(hit) for hit in result.hits]}
+    """``search``: ``{"query", "understood": [texte…], "hits": [hit_dict…]}``
+    (``understood``: the words read in the documents' words, ``"trample → Piétinement"``)."""
+    return {"query": result.query, "understood": list(result.understood), "hits": [hit_dict(hit) for hit in result.hits]}
 
 
 def scenario_text(answer: Answer) -> str:

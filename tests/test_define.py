@@ -92,3 +92,61 @@ def test_define_cli_unknown(run_cli):
     assert "Aucune entrée du glossaire" in result.stderr and "Traceback" not in result.stderr
     data = run_cli("define", "xyzzy", "--json").json()
     assert data["error"]["type"] == "UnknownTermError"
+
+
+@pytest.mark.parametrize(
+    ("query", "term", "understood"),
+    [
+        # the English names of the keywords and the players' words of the lexicon (rules_kb/data/lexicon.tsv)
+        ("trample", "Piétinement", "trample → Piétinement"),
+        ("haste", "Célérité", "haste → Célérité"),
+        ("first strike", "Initiative", "first strike → Initiative"),
+        ("untap", "Dégager", "untap → Dégager"),
+        ("stack", "Pile", "stack → Pile"),
+        ("upkeep", "Etape d'entretien", "upkeep → Etape d'entretien"),
+        ("ETB", "Arriver en jeu", "ETB → Arriver en jeu"),
+    ],
+)
+def test_players_words_find_the_french_entry_and_say_so(kb, query, term, understood):
+    found = define(kb, query)
+    assert (found.entry.term, found.match, found.understood) == (term, "lexicon", understood)
+
+
+@pytest.mark.parametrize(
+    ("query", "term"),
+    [
+        ("prevention effet", "Effet de prévention"),  # any order
+        ("etape degagement", "Etape de dégagement"),  # small words left out, no accents
+        ("attaquer seul", "Attaquer seule"),  # a word two letters short
+        ("taille max main", "Taille maximale de main"),  # a word shortened
+        ("phase combat", "Phase de combat"),
+        ("terrain de base", "Type de terrain de base"),  # side by side before "Terrain non-base"
+    ],
+)
+def test_words_of_headwords_in_any_order_shortened_small_words_optional(kb, query, term):
+    found = define(kb, query)
+    assert found.entry.term == term and found.match == "words"
+    assert found.understood == f"{query} → {term}"
+
+
+def test_a_fuzzy_likeness_never_answers_a_player_word_or_a_real_word(kb):
+    """``haste`` is 80 % like *Phase*: the lexicon answers first; ``phrase``, a
+    real French word, is only offered *Phase*, never answered with it."""
+    assert define(kb, "haste").entry.term == "Célérité"
+    with pytest.raises(UnknownTermError) as caught:
+        define(kb, "phrase")
+    assert "Vouliez-vous dire" in str(caught.value) and "« Phase »" in str(caught.value)
+
+
+def test_a_typo_is_corrected_and_said(kb):
+    found = define(kb, "pietinemnt")
+    assert found.entry.term == "Piétinement" and found.match == "approx" and 80 <= found.score < 100
+    assert found.understood.startswith("pietinemnt → Piétinement (faute de frappe ?")
+
+
+def test_define_cli_says_what_it_understood(run_cli):
+    result = run_cli("define", "trample")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Compris : trample → Piétinement")
+    data = run_cli("define", "trample", "--json").json()
+    assert data["understood"] == "trample → Piétinement" and data["match"] == "lexicon"

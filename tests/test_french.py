@@ -1,14 +1,12 @@
 """Real French words are never "corrected" into the rules' words (issue 19)."""
 
-import gzip
-
 from bench.french_words import listed
 from rules_kb.build import french
 
 
 def test_the_packaged_list_is_what_the_script_makes():
-    """rules_kb/data/french-words.txt.gz is bench/french_words.py's output; rerun it when this fails."""
-    assert gzip.decompress(french.WORDS_FILE.read_bytes()).decode("utf-8") == listed()
+    """rules_kb/data/french-words.txt is bench/french_words.py's output; rerun it when this fails."""
+    assert french.WORDS_FILE.read_text(encoding="utf-8") == listed()
 
 
 def test_real_words_are_known_with_or_without_accents():
@@ -38,3 +36,10 @@ def test_a_word_of_the_phrases_is_not_matched_by_its_prefix(kb):
 
     targets = {concept.target.name for concept in ask(kb, "il controle ma créature").concepts}
     assert "Contrôle, contrôleur" in targets and not any(name.startswith("Contre") for name in targets)
+
+
+def test_the_binary_search_agrees_with_the_set():
+    words = sorted(french.french_words())
+    assert all(french.is_french_word(word) for word in words[:: max(1, len(words) // 2000)] + words[:3] + words[-3:])
+    assert not any(french.is_french_word(word + "q") for word in words[:: max(1, len(words) // 200)] if word + "q" not in words)
+    assert not french.is_french_word("") and not french.is_french_word("a\nb") and not french.is_french_word("zzzzq")

@@ -367,6 +367,15 @@ def word_query(text: str) -> Query | None:
     return _normalised(True, words)
 
 
+def alternatives_query(parts: Iterable[Iterable[str]]) -> Query | None:
+    """A query of plain words where some words may be said another way:
+    every part required, a part matched by any of its texts, each text a
+    :func:`word_query` (``[["trample", "Piétinement"], ["bloqué"]]``: the
+    documents holding "bloqué" and "trample" or "piétinement"). None when
+    no word is left."""
+    return _normalised(True, (_normalised(False, (word_query(text) for text in texts)) for texts in parts))
+
+
 def terms_of(query: Query | None) -> frozenset[str]:
     """The term texts of ``query`` (every field), for highlighting."""
     if query is None:

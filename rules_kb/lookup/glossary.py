@@ -1,26 +1,54 @@
 """``define``: a glossary term typed the way a judge types it in a hurry.
 
-A query matches a headword or any of its forms after normalisation (case,
-accents, plural ``s``/``x``: :func:`rules_kb.core.text.key`); failing
-that, the closest headword within a typing error or two ("contrecarer",
-"remplacment"), or a headword one of whose words is the query ("tampon" →
-*Tampon horaire*). Pointer entries ("APNAP — Voir Règle du joueur actif,
-joueur inactif") are followed.
+A query is matched, in this order, the first way that finds an entry
+winning (a fuzzy match never outranks a lexicon or a word match):
+
+1. ``exact``: a headword or any of its forms after normalisation (case,
+   accents, plural ``s``/``x``: :func:`rules_kb.core.text.term_key`);
+2. ``lexicon``: the players' words ``ask`` understands, the forms of the
+   lexicon (:mod:`rules_kb.build.lexicon`) whose target is a glossary
+   entry: "trample" → *Piétinement*, "untap" → *Dégager*, "first strike"
+   → *Initiative*;
+3. ``words``: the words of headwords and forms, in any order, small words
+   optional, a word typed shortened standing for the word it starts
+   ("capa activee" → *Capacité activée*, "prevention effet" → *Effet de
+   prévention*, "taille max main" → *Taille maximale de la main*);
+4. ``approx``: the closest headword within a typing error or two
+   (:data:`THRESHOLD`: "pietinemnt" → *Piétinement*), unless the query is real French words ("phrase" is
+   no typo of *Phase*); a weaker likeness, or one to real words, is only
+   offered, as "vouliez-vous dire", in the :class:`UnknownTermError`.
+
+Pointer entries ("APNAP — Voir Règle du joueur actif, joueur inactif") are
+followed. :attr:`Definition.understood` says how the query was read.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from rules_kb.build.glossary import GlossaryIndex
+from rules_kb.build.lexicon import lexicon_text
 from rules_kb.core.errors import QueryError, UnknownTermError
 from rules_kb.core.model import Document, GlossaryEntry, Rule
-from rules_kb.core.text import term_key
+from rules_kb.core.text import fold, singular, term_key
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import Link, term_users
 
-#: Lowest similarity (0–100) for an approximate match.
-THRESHOLD = 80.0
+#: Lowest similarity (0–100) for an approximate match that is answered: one
+#: typing error in a word of nine letters ("contrecarer"); below it, down to
+#: :data:`SUGGESTED`, the entries are only suggested ("haste" is 80 % like
+#: "Phase", and no typo of it).
+THRESHOLD = 85.0
+#: Lowest similarity (0–100) of a suggested entry.
+SUGGESTED = 50.0
+#: Words a query may leave out or add: the articles and prepositions of headwords
+#: ("Etape de dégagement" is typed "etape degagement").
+SMALL_WORDS = frozenset("a au aux d de des du en et l la le les un une ou par pour sur".split())
+#: Shortest shortened word standing for the word it starts ("max" for "maximale").
+SHORTENED = 3
+#: Lowest share of an entry's words a word match must cover ("tampon" is half of "Tampon horaire").
+COVERAGE = 0.5
 #: Weight of a match on some words of a longer headword ("tampon" in "Tampon horaire").
 _PART_WEIGHT = 0.9
 _MAX_ALTERNATIVES = 8
@@ -29,9 +57,13 @@ _MAX_ALTERNATIVES = 8
 class Definition(NamedTuple):
     """The answer to ``define``.
 
-    ``entry`` is the best match; ``match`` says how it matched
-    (``"exact"`` on its headword or a form, or ``"approx"``) and ``score``
-    its similarity (100 for exact). ``followed`` are the entries its "Voir"
+    ``entry`` is the best match; ``match`` says how it matched (``"exact"``
+    on its headword or a form, ``"lexicon"`` through the players' words,
+    ``"words"`` on the words of its headword, ``"approx"`` by likeness, a
+    typo; see the module docstring) and ``score`` its
+    similarity, 0–100 (100 for ``exact`` and ``lexicon``; for ``words``
+    the share of the headword's words the query covers); ``understood`` how the query was
+    read, in French (``"trample → Piétinement"``; ``""`` for an exact match). ``followed`` are the entries its "Voir"
     pointers lead to, in order (a pointer entry's target first, then its
     own target…); ``cited_rules`` the rules it cites that exist in its
     edition; ``alternatives`` other entries that fit, best first;
@@ -49,6 +81,7 @@ class Definition(NamedTuple):
     alternatives: tuple[GlossaryEntry, ...]
     used_by: tuple[Link, ...] = ()
     document: Document | None = None
+    understood: str = ""
 
 
 def scores(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
@@ -73,31 +106,122 @@ def scores(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
     return sorted(((score, position) for position, score in best.items()), key=lambda item: (-item[0], item[1]))
 
 
+#: What splits a name's key (:func:`rules_kb.core.text.term_key`) into words: its hyphens and apostrophes too.
+_KEY_SPLIT_RE = re.compile(r"[\s'’-]+")
+
+
+def _significant(text: str) -> list[str]:
+    """The folded words of ``text`` in the singular, :data:`SMALL_WORDS` left out."""
+    return [singular(word) for word in re.findall(r"[^\W_]+", fold(text)) if word not in SMALL_WORDS]
+
+
+def _stands_for(typed: str, word: str) -> int:
+    """How well a typed word stands for a headword's word: 2 the same, 1
+    shortened (the word starts with it, :data:`SHORTENED` letters or more;
+    or it is the word with up to two more letters: "seul" and "seule"), 0 not."""
+    if typed == word:
+        return 2
+    if len(typed) >= SHORTENED and word.startswith(typed):
+        return 1
+    if len(word) >= 4 and typed.startswith(word) and len(typed) - len(word) <= 2:
+        return 1
+    return 0
+
+
+def word_matches(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
+    """``(score, entry position)`` of the entries whose headword or a form
+    holds every significant word of ``query``, in any order (each typed
+    word standing for a different word, :func:`_stands_for`), best first.
+    The score (0–100) is the share of the name's words the query covers
+    (at least :data:`COVERAGE`), a shortened word counting a quarter less;
+    among equal scores, a name whose words the query covers side by side
+    comes first ("terrain de base" is *Type de terrain de base* before
+    *Terrain non-base*)."""
+    typed = _significant(query)
+    if not typed:
+        return []
+    best: dict[int, tuple[float, bool]] = {}
+    for name_key, position in glossary.keys:  # the headwords and forms, folded and singular
+        words = [word for word in _KEY_SPLIT_RE.split(name_key) if word and word not in SMALL_WORDS]
+        if len(words) < len(typed):
+            continue
+        taken: dict[int, float] = {}
+        for word in sorted(typed, key=lambda w: -max(_stands_for(w, x) for x in words)):
+            value, k = max(((_stands_for(word, x), k) for k, x in enumerate(words) if k not in taken), default=(0, -1))
+            if value == 0:
+                break
+            taken[k] = 1.0 if value == 2 else 0.75
+        else:
+            score = 100.0 * sum(taken.values()) / len(words)
+            side_by_side = max(taken) - min(taken) + 1 == len(taken)
+            if score >= 100.0 * COVERAGE * 0.75 and (score, side_by_side) > best.get(position, (-1.0, False)):
+                best[position] = (score, side_by_side)
+    ranked = sorted(best.items(), key=lambda item: (-item[1][0], not item[1][1], item[0]))
+    return [(score, position) for position, (score, _) in ranked]
+
+
+def _understood(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | None:
+    """The entry the players' lexicon (:mod:`rules_kb.build.lexicon`, the
+    one ``ask`` reads) reads ``query`` as, when the significant words of
+    one of its forms whose target is a glossary entry are the query's
+    ("trample", "le trample" → *Piétinement*), and how (``"trample →
+    Piétinement"``); else None. Its typos are left to the likeness of the
+    last step."""
+    wanted = _significant(query)
+    for line in lexicon_text().splitlines():  # read as parse_lexicon reads it, the forms only
+        form, tab, rest = line.partition("\t")
+        if not tab or form.startswith("#") or _significant(form) != wanted:
+            continue
+        target = rest.partition("\t")[0].strip()
+        if (entry := kb.glossary.find(target)) is not None:
+            return entry, f"{query.strip()} → {entry.term}"
+    return None
+
+
+def _real_words(query: str) -> bool:
+    """Whether every word of ``query`` is a real French word
+    (:func:`rules_kb.build.french.is_french_word`): no typo to correct, so a
+    headword merely like it ("phrase" and *Phase*) is only suggested."""
+    from rules_kb.build.french import is_french_word  # a word list, read only on this path
+
+    words = re.findall(r"[^\W\d_]+", query)
+    return bool(words) and all(is_french_word(word) for word in words)
+
+
 def define(kb: KnowledgeBase, query: str) -> Definition:
-    """Look ``query`` up in the glossary of ``kb``, with the rules it cites
-    and the rules whose text uses the term.
+    """Look ``query`` up in the glossary of ``kb`` (the ways of the module
+    docstring, in order), with the rules it cites and the rules whose text
+    uses the term.
 
     Raises :class:`QueryError` for an empty query and
-    :class:`UnknownTermError` (with the closest headwords) when nothing
-    fits.
+    :class:`UnknownTermError` (with the closest headwords, offered as
+    "vouliez-vous dire") when nothing fits well enough.
     """
     glossary = kb.glossary
     if not term_key(query):
         raise QueryError("Le terme est vide : donnez un mot du glossaire, par exemple « piétinement ».")
     exact = glossary.exact(query)
     ranked = scores(glossary, query)
+    understood = ""
+    by_words: list[tuple[float, int]] = []
     if exact:
         best, match, score = exact[0], "exact", 100.0
+    elif (read := _understood(kb, query)) is not None:
+        (best, understood), match, score = read, "lexicon", 100.0
+    elif by_words := word_matches(glossary, query):
+        top_score, top = by_words[0]
+        best, match, score = glossary.entries[top], "words", round(top_score, 1)
+        understood = f"{query.strip()} → {best.term}"
     else:
         top_score, top = ranked[0] if ranked else (0.0, -1)
-        if top_score < THRESHOLD:
-            close = tuple(glossary.entries[position].term for score, position in ranked[:5] if score >= 50)
+        if top_score < THRESHOLD or _real_words(query):
+            close = tuple(glossary.entries[position].term for score, position in ranked[:5] if score >= SUGGESTED)
             raise UnknownTermError(query.strip(), close)
         best, match, score = glossary.entries[top], "approx", round(top_score, 1)
+        understood = f"{query.strip()} → {best.term} (faute de frappe ? similarité {score:.0f} %)"
+    others = [position for _, position in by_words] + [position for entry_score, position in ranked if entry_score >= THRESHOLD]
     alternatives = tuple(
-        glossary.entries[position]
-        for entry_score, position in ranked
-        if entry_score >= THRESHOLD and glossary.entries[position] != best
+        entry for entry in dict.fromkeys(glossary.entries[position] for position in others) if entry != best
     )[:_MAX_ALTERNATIVES]
     cited = tuple(rule for number in best.cites if (rule := kb.rule(number, best.edition)) is not None)
     followed = glossary.follow(best)
@@ -112,4 +236,5 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
         alternatives=alternatives,
         used_by=term_users(kb, used),
         document=kb.document(best.source.document),
+        understood=understood,
     )
