@@ -1,9 +1,12 @@
 """The ``rules-kb`` command line: parses arguments, calls one library function, renders.
 
-Every command takes ``--json`` (one JSON document on standard output, shapes
-in :mod:`rules_kb.serialize`) and ``--corpus DOSSIER`` (or
-``RULES_KB_CORPUS``). Errors a user can cause are printed in French, exit
-code 1 (2 for a malformed command line, :mod:`cli.usage`).
+Every command (but ``completion``) takes ``--json`` (one JSON document on
+standard output, shapes in :mod:`rules_kb.serialize`), ``--corpus DOSSIER``
+(or ``RULES_KB_CORPUS``) and ``--no-pager`` (output taller than the terminal
+goes through a pager otherwise, :mod:`cli.output`). Errors a user can cause
+are printed in French, exit code 1 (2 for a malformed command line,
+:mod:`cli.usage`). Whatever the console's encoding, nothing it cannot hold
+raises (:func:`cli.output.prepare_streams`).
 
 The commands are the functions of :data:`COMMANDS`; each imports the
 feature it calls when it runs, so that a command loads only what it needs.
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cli import usage
+from cli.output import prepare_streams, writes_unicode
 from rules_kb.core.errors import Remedy, RulesKbError
 
 #: How the CLI names the ``--corpus`` folder in messages.
@@ -26,7 +30,8 @@ CORPUS_OPTION = "--corpus"
 def _emit_json(data) -> None:
     import json  # only for --json
 
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    # a console that cannot hold every character gets \u escapes: the data stays exact
+    sys.stdout.write(json.dumps(data, ensure_ascii=not writes_unicode(sys.stdout), indent=2) + "\n")
 
 
 # -- what to type next: the library names no command, the CLI does -------------------
@@ -114,7 +119,10 @@ def _respond(options, compute, to_json, show, rebuild: bool = False) -> int:
     if options.json:
         _emit_json(to_json(result))
     else:
-        show(result)
+        from cli import render
+
+        with render.console.paging(not getattr(options, "no_pager", False)):
+            show(result)
     return 0
 
 
@@ -220,13 +228,23 @@ def graph(options) -> int:
     from rules_kb import serialize
     from rules_kb.lookup import graph as pictures
 
-    chosen = "json" if options.json else options.format.strip().lower()
-    if chosen not in pictures.FORMATS:
+    named = options.format.strip().lower() if options.format else ""
+    if named and named not in pictures.FORMATS:
         render.error(
             f"Format « {options.format} » inconnu. Formats possibles : {', '.join(pictures.FORMATS)} "
             "(pour une image : --format dot -o graphe.svg)."
         )
         return 1
+    if options.json and named and named != "json":
+        render.error(
+            f"--json donne le graphe en JSON : il ne va pas avec --format {named}. Retirez l'une des deux options."
+        )
+        return 2
+    output = options.output
+    try:
+        chosen = pictures.choose_format("json" if options.json else named, output)
+    except RulesKbError as error:
+        raise _fail(error, options.json) from None
 
     def compute(kb):
         hood = pictures.neighbourhood(kb, options.target, options.depth, options.edition, tuple(options.relation or ()), options.limit)
@@ -237,7 +255,6 @@ def graph(options) -> int:
             "dot": lambda: pictures.to_dot(hood),
             "mermaid": lambda: pictures.to_mermaid(hood),
         }[chosen]()
-        output = options.output
         written = pictures.write_picture(text, output, options.force, dot=chosen == "dot") if output and output != "-" else None
         return hood, text, written
 
@@ -322,15 +339,25 @@ def corpus_dump(options) -> int:
     )
 
 
+def completion(options) -> int:
+    """``completion``: the shell's completion script."""
+    from cli.completion import script
+
+    sys.stdout.write(script(options.shell))
+    return 0
+
+
 #: Every command, by the words that name it.
 COMMANDS: dict[str, Callable] = {
     "show": show, "search": search, "define": define, "ask": ask, "check": check, "graph": graph, "export": export,
     "index": index, "corpus list": corpus_list, "corpus check": corpus_check, "corpus dump": corpus_dump,
+    "completion": completion,
 }  # fmt: skip
 
 
 def run(args: list[str] | None = None) -> int:
     """Run ``rules-kb`` on ``args`` (default ``sys.argv[1:]``); return the exit code."""
+    prepare_streams()  # never a UnicodeEncodeError, whatever the console's encoding
     parsed = usage.parse(sys.argv[1:] if args is None else list(args))
     if isinstance(parsed, int):
         return parsed

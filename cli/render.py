@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from cli.output import Console, Padding, Table, Text
-from rules_kb.core.model import Card, GlossaryEntry, RecordKind, Rule, Ruling
+from rules_kb.core.model import Card, DocumentKind, GlossaryEntry, RecordKind, Rule, Ruling
 from rules_kb.core.text import first_sentence
 from rules_kb.lookup.rules import describe
 
@@ -278,8 +278,10 @@ def exported(result) -> None:
 def search(result) -> None:
     """``search``: ranked hits with their kind, origin and highlighted snippet;
     a card is followed by its rulings."""
+    if result.understood:
+        console.print(Text("Compris : " + " ; ".join(result.understood), style="dim"))
     if not result.hits:
-        console.print(f"Aucun résultat pour « {result.query} ». Essayez moins de mots ou des synonymes.")
+        err_console.print(f"Aucun résultat pour « {result.query} ». Essayez moins de mots ou des synonymes.")
         return
     console.print(Text(f"{len(result.hits)} résultat(s) pour « {result.query} » :", style="bold"))
     for rank, hit in enumerate(result.hits, start=1):
@@ -296,9 +298,9 @@ def search(result) -> None:
 
 def definition(result) -> None:
     """``define``: the entry, its examples, cited rules, pointers followed, other fits."""
+    if result.understood:
+        console.print(Text(f"Compris : {result.understood}", style="dim"))
     _entry(result.entry)
-    if result.match != "exact":
-        console.print(Text(f"(terme le plus proche de « {result.query} », similarité {result.score:.0f} %)", style="dim"))
     if result.cited_rules:
         console.print(Text("\nRègles citées :", style="bold"))
         for rule in result.cited_rules:
@@ -523,7 +525,7 @@ def corpus_list(data: dict) -> None:
         count = _counts_text(document["counts"]) if document["parsed"] else "aucun analyseur pour ce type"
         line = Text("\n")
         line.append(document["id"], style=_NUMBER_STYLE)
-        line.append(f"  {document['kind']}, édition {document['edition']}, {document['date']} — {count}")
+        line.append(f"  {DocumentKind(document['kind']).label}, édition {document['edition']}, {document['date']} — {count}")
         console.print(line)
         console.print(Padding(Text(f"{document['title']} ({document['file']})", style="dim"), (0, 0, 0, 2)))
 

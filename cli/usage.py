@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
+from cli.output import NBSP, french_spaces
+
 HELP_TEXT = "Affiche cette aide et quitte."
 PROGRAM = "rules-kb"
 
@@ -27,24 +29,87 @@ _CORPUS_HELP = (
 )
 _JSON_HELP = "Affiche un document JSON (formes décrites dans le README)."
 _EDITION_HELP = "Édition des règles (par exemple 2004)."
+_NO_PAGER_HELP = (
+    "Ne pas passer par le pager (less) quand la réponse dépasse la hauteur du terminal ; de même avec "
+    "RULES_KB_NO_PAGER=1 ou PAGER=cat."
+)
+
+
+#: The commands whose words need no quotes, with the option holding them: the
+#: words after the command, even around options, make one text joined by
+#: spaces (``rules-kb search blessures fatales``).
+WORDS = {"search": "query", "define": "term", "ask": "question", "graph": "target"}
+#: The most characters a text argument may hold (a question of a few
+#: sentences holds a few hundred): beyond, the command line is refused.
+MAX_TEXT = 2000
+#: The options naming files or folders: they may hold any bytes the system
+#: allows in a name, and any length.
+_PATHS = frozenset({"corpus", "output", "scenario"})
+#: For the commands of :data:`WORDS`, what argparse must take for a word
+#: rather than an option: a dash before a digit (``-1/-1``, ``-2/-0``).
+_WORD_NOT_OPTION = re.compile(r"^-\d")
+#: The characters by which Python's reading of the command line stands for
+#: bytes that are not UTF-8 (PEP 383's ``surrogateescape``).
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 
 class UsageError(Exception):
-    """A malformed command line; ``parser`` is the (sub)command's parser."""
+    """A malformed command line; ``parser`` is the (sub)command's parser;
+    ``french``: the message is already the French sentence (else argparse's,
+    translated by :func:`french_message`)."""
 
-    def __init__(self, message: str, parser: argparse.ArgumentParser) -> None:
+    def __init__(self, message: str, parser: argparse.ArgumentParser, french: bool = False) -> None:
         self.parser = parser
+        self.french = french
         super().__init__(message)
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's help, laid out and worded in French."""
+    """argparse's help, laid out and worded in French: at the terminal's
+    width (100 columns at most), headings as « Options : », French
+    punctuation held to its word by a non-breaking space, and the lines of
+    the examples (a paragraph whose lines start with spaces) as written."""
 
     def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=30, width=100)
+        super().__init__(prog, max_help_position=30, width=100)  # argparse makes one per argument added: no look-up
+
+    def format_help(self) -> str:
+        import shutil
+
+        self._width = min(100, max(30, shutil.get_terminal_size().columns - 2))
+        self._max_help_position = min(30, self._width // 3)
+        return super().format_help()
 
     def add_usage(self, usage, actions, groups, prefix=None) -> None:
         super().add_usage(usage, actions, groups, "Utilisation : " if prefix is None else prefix)
+
+    def start_section(self, heading) -> None:
+        super().start_section(f"{heading}{NBSP}" if heading else heading)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        text = re.sub(r"[ \t\n]+", " ", french_spaces(text)).strip()  # not \s: non-breaking spaces stay
+        return textwrap.wrap(text, width, break_on_hyphens=False)  # « mot-clé » stays whole
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.split("\n")
+            if any(line.startswith(" ") for line in lines[1:]):  # a heading, then examples as written (to copy)
+                paragraphs.append("\n".join(indent + (line if at else french_spaces(line)) for at, line in enumerate(lines)))
+            else:
+                paragraphs.append(super()._fill_text(french_spaces(paragraph), width, indent))
+        return "\n\n".join(paragraphs)
+
+    def _format_action(self, action) -> str:
+        if isinstance(action, argparse._SubParsersAction):  # the commands, without argparse's « COMMANDE » line above
+            self._dedent()
+            try:
+                return super()._format_action(action).split("\n", 1)[1]
+            finally:
+                self._indent()
+        return super()._format_action(action)
 
     def _format_action_invocation(self, action) -> str:
         if action.option_strings and action.nargs != 0:
@@ -77,11 +142,22 @@ def _bounded(low: int, high: int):
         except ValueError:
             raise argparse.ArgumentTypeError(f"« {text} » n'est pas un nombre entier") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"« {text} » n'est pas dans l'intervalle {low}<=x<={high}")
+            raise argparse.ArgumentTypeError(f"« {text} » n'est pas dans l'intervalle {_interval(low, high)}")
         return value
 
     read.__name__ = "nombre"
     return read
+
+
+def _interval(low: int, high: int) -> str:
+    """``1 ≤ x ≤ 200``, held on one line."""
+    return f"{low}{NBSP}≤{NBSP}x{NBSP}≤{NBSP}{high}"
+
+
+def _default(value, low: int | None = None, high: int | None = None) -> str:
+    """The end of an option's help: its default, and its interval (``[défaut : 10 ; 1 ≤ x ≤ 200]``)."""
+    interval = "" if low is None else f" ; {_interval(low, high)}"
+    return f"[défaut : {value}{interval}]"
 
 
 def _common(parser: argparse.ArgumentParser, edition: bool = False) -> None:
@@ -89,12 +165,13 @@ def _common(parser: argparse.ArgumentParser, edition: bool = False) -> None:
         parser.add_argument("--edition", "-e", metavar="ÉDITION", help=_EDITION_HELP)
     parser.add_argument("--json", action="store_true", help=_JSON_HELP)
     parser.add_argument("--corpus", metavar="DOSSIER", help=_CORPUS_HELP)
+    parser.add_argument("--no-pager", action="store_true", help=_NO_PAGER_HELP)
 
 
 def _limit(parser, what: str, default: int, high: int = 200) -> None:
     parser.add_argument(
         "--limit", "-n", type=_bounded(1, high), default=default, metavar="N",
-        help=f"Nombre maximal de {what} ({default} par défaut).",
+        help=f"Nombre maximal de {what} {_default(default, 1, high)}.",
     )  # fmt: skip
 
 
@@ -109,19 +186,19 @@ def _show(show: _Parser) -> None:
 
 
 def _search(search: _Parser) -> None:
-    search.add_argument("query", metavar="REQUÊTE", help="Mots à chercher, par exemple « blessures fatales ».")
+    search.add_argument("query", metavar="REQUÊTE", nargs="+", help="Mots à chercher, par exemple « blessures fatales ».")
     _repeatable(search, "--kind", "-k", "TYPE", "Ne chercher que ce type : règle, glossaire, carte, décision, faq, cours")
     _limit(search, "résultats", 10)
     _common(search, edition=True)
 
 
 def _define(define: _Parser) -> None:
-    define.add_argument("term", metavar="TERME", help="Terme du glossaire, même approximatif : « pietinement », « contrecarer ».")
+    define.add_argument("term", metavar="TERME", nargs="+", help="Terme du glossaire, même approximatif : « pietinement », « contrecarer ».")
     _common(define)
 
 
 def _ask(ask: _Parser) -> None:
-    ask.add_argument("question", metavar="QUESTION", help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».")
+    ask.add_argument("question", metavar="QUESTION", nargs="+", help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».")
     _limit(ask, "règles", 5)
     ask.add_argument("--explain", action="store_true",
                      help="Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores.")  # fmt: skip
@@ -143,12 +220,15 @@ def _check(check: _Parser) -> None:
 
 
 def _graph(graph: _Parser) -> None:
-    graph.add_argument("target", metavar="RÈGLE_OU_TERME", help="Numéro de règle (418.5a) ou terme du glossaire (« Couche »).")
-    graph.add_argument("--depth", "-d", type=_bounded(0, 5), default=1, metavar="N", help="Distance maximale au centre (1 par défaut).")
-    graph.add_argument("--format", "-f", default="dot", metavar="FORMAT", help="json, dot (Graphviz) ou mermaid (dot par défaut).")
+    from rules_kb.build.graph import Relation  # its French names (read only to build graph's help)
+
+    graph.add_argument("target", metavar="RÈGLE_OU_TERME", nargs="+", help="Numéro de règle (418.5a) ou terme du glossaire (« Couche »).")
+    graph.add_argument("--depth", "-d", type=_bounded(0, 5), default=1, metavar="N", help=f"Distance maximale au centre {_default(1, 0, 5)}.")
+    graph.add_argument("--format", "-f", metavar="FORMAT", help="json, dot (Graphviz) ou mermaid ; à défaut, d'après l'extension de -o, sinon dot.")
     _repeatable(
         graph, "--relation", "-r", "RELATION",
-        "Ne suivre que ces liens : cites, uses-term, contains, counterpart, version-of, keyword, points-to, quotes, has-ruling",
+        "Ne suivre que ces liens : " + ", ".join(f"« {relation.label} »" for relation in Relation)
+        + ", ou leurs noms anglais du JSON : cites, contains…",
     )  # fmt: skip
     _limit(graph, "nœuds", 60, high=500)
     graph.add_argument("--output", "-o", metavar="FICHIER",
@@ -164,16 +244,16 @@ def _export(export: _Parser) -> None:
         "« 409.1a à 409.1h »).",
     )  # fmt: skip
     export.add_argument("--format", "-f", metavar="FORMAT",
-                        help="md (Markdown, par défaut), html (page imprimable) ou json ; à défaut, d'après l'extension de -o.")  # fmt: skip
+                        help="md (Markdown), html (page imprimable) ou json " + _default("d'après l'extension de -o, sinon md") + ".")  # fmt: skip
     export.add_argument("--output", "-o", metavar="FICHIER",
-                        help="Fichier à écrire (« - » : sortie standard, par défaut) ; avec --all, un dossier.")  # fmt: skip
+                        help=f"Fichier à écrire (« - » : la sortie standard) ; avec --all, un dossier {_default('-')}.")  # fmt: skip
     _repeatable(export, "--term", "-t", "TERME", "Un terme du glossaire et les règles qu'il cite.")
     _repeatable(export, "--card", "-c", "CARTE", "Une carte de la FAQ, ses décisions et les règles de ses mots-clés.")
     _repeatable(export, "--search", "-s", "REQUÊTE", "Les règles trouvées par une recherche plein texte.")
     _repeatable(export, "--ask", "-a", "QUESTION", "Les règles de la réponse à une question, comme « ask ».")
     export.add_argument(
         "--limit", "-n", type=_bounded(1, 200), metavar="N",
-        help="Règles gardées par recherche (10 par défaut) et par question (5).",
+        help=f"Règles gardées par recherche et par question {_default('10 par recherche, 5 par question', 1, 200)}.",
     )  # fmt: skip
     export.add_argument("--note", metavar="TEXTE", help="Votre note d'arbitre, placée en tête de l'extrait.")
     export.add_argument("--no-annotations", action="store_true",
@@ -181,6 +261,10 @@ def _export(export: _Parser) -> None:
     export.add_argument("--all", action="store_true", help="Tout le corpus en livre HTML hors ligne (un dossier de pages liées), avec -o DOSSIER.")
     export.add_argument("--force", action="store_true", help="Remplacer le fichier (ou le livre) de sortie s'il existe.")
     _common(export, edition=True)
+
+
+def _completion(completion: _Parser) -> None:
+    completion.add_argument("shell", metavar="SHELL", choices=("bash", "zsh", "fish"), help="bash, zsh ou fish.")
 
 
 def _corpus_check(checking: _Parser) -> None:
@@ -256,7 +340,61 @@ COMMAND_LINE = (
                     "Affiche tous les enregistrements analysés (documents, règles, diagnostics).", "", _common),
         ),
     ),
+    Command(
+        "completion", "Le script de complétion de rules-kb pour bash, zsh ou fish.",
+        "Affiche le script de complétion (touche Tab) de rules-kb pour un shell : commandes, options et leurs "
+        "valeurs.", "SHELL", _completion,
+    ),
 )  # fmt: skip
+
+#: Two or three examples of each command, ending its help (``""``: the program's).
+EXAMPLES = {
+    "": ('show 420.5c', 'ask "ma 2/2 a pris 2 dégâts, elle meurt ?"', 'search "blessures fatales"'),
+    "show": ("show 420.5c", "show 420.5 --only", "show 418.5 --json"),
+    "search": ('search "blessures fatales"', 'search "endurance 0" --limit 3', 'search "Guide griffon" --kind carte'),
+    "define": ("define pietinement", 'define "blessure fatale"', "define couche --json"),
+    "ask": ('ask "ma 2/2 a pris 2 dégâts, elle meurt ?"', 'ask "il a trample et je bloque avec une 1/1"',
+            'ask "ma 3/3 a 2 blessures et prend -1/-1" --scenario > situation.toml'),
+    "check": ("check --example", "check --example blessures-fatales > ours.toml", "check ours.toml"),
+    "graph": ("graph 418.5a", "graph 418.5a --format mermaid", "graph Couche --depth 2 --relation cite"),
+    "export": ("export 420.5 --format html -o sba.html", 'export --ask "ma 2/2 a pris 2 dégâts" --format md',
+               "export --all --format html -o livre/"),
+    "index": ("index", "index --corpus mon-corpus/"),
+    "corpus": ("corpus list", "corpus check --strict", "corpus dump --json"),
+    "corpus list": ("corpus list", "corpus list --json"),
+    "corpus check": ("corpus check", "corpus check --strict"),
+    "corpus dump": ("corpus dump --no-pager > tout.txt", "corpus dump --json"),
+    "completion": ("completion bash > ~/.local/share/bash-completion/completions/rules-kb",
+                   "completion fish > ~/.config/fish/completions/rules-kb.fish", "source <(rules-kb completion zsh)"),
+}  # fmt: skip
+
+
+def _epilog(words: str) -> str:
+    """The end of a command's help: its :data:`EXAMPLES`."""
+    lines = [example if example.startswith("source ") else f"{PROGRAM} {example}" for example in EXAMPLES.get(words, ())]
+    return "Exemples :\n" + "\n".join(f"  {line}" for line in lines) if lines else ""
+
+
+def version() -> str:
+    """The installed version of rules-kb (its package's metadata)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed(PROGRAM)
+    except PackageNotFoundError:
+        return "(version inconnue : rules-kb n'est pas installé)"
+
+
+class _Version(argparse.Action):
+    """``--version``: print the program's version and stop (read only when asked: it costs milliseconds)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        sys.stdout.write(f"{PROGRAM} {version()}\n")
+        raise SystemExit(0)
 
 
 def build(wanted: str | None = None) -> tuple[_Parser, dict[str, _Parser]]:
@@ -264,7 +402,8 @@ def build(wanted: str | None = None) -> tuple[_Parser, dict[str, _Parser]]:
     (``"corpus list"``). With ``wanted`` (the words of a command, as
     :func:`wanted_command` reads them), only that command is added: building
     every parser costs a good part of a lookup's time."""
-    root = _Parser(prog=PROGRAM, description=_DESCRIPTION, usage=f"{PROGRAM} COMMANDE [ARGUMENTS]...")
+    root = _Parser(prog=PROGRAM, description=_DESCRIPTION, usage=f"{PROGRAM} COMMANDE [ARGUMENTS]...", epilog=_epilog(""))
+    root.add_argument("--version", "-V", action=_Version, help="Affiche la version de rules-kb et quitte.")
     parsers: dict[str, _Parser] = {"": root}
 
     def add(commands, command: Command, prefix: str = "") -> None:
@@ -272,12 +411,14 @@ def build(wanted: str | None = None) -> tuple[_Parser, dict[str, _Parser]]:
         if wanted is not None and not (wanted == full or wanted.startswith(full + " ")):
             return
         parser = commands.add_parser(
-            command.name, help=command.summary, description=command.description,
+            command.name, help=command.summary, description=command.description, epilog=_epilog(full),
             usage=(f"{PROGRAM} {full} {command.arguments} [ARGUMENTS]..." if command.below
                    else f"{PROGRAM} {full} [OPTIONS] {command.arguments}".rstrip()),
         )  # fmt: skip
         parser.set_defaults(command=full)
         parsers[full] = parser
+        if full in WORDS:
+            parser._negative_number_matcher = _WORD_NOT_OPTION  # argparse's own test, widened
         if command.define is not None:
             command.define(parser)
         if command.below:
@@ -313,16 +454,16 @@ def french_message(message: str, parser: argparse.ArgumentParser) -> str:
         options = [word for word in words if word.startswith("-")]
         if options:
             return f"Option inconnue : {options[0]}."
-        return (
-            f"Argument en trop : {' '.join(words)}. Mettez une phrase entre guillemets : "
-            f"{PROGRAM} ask \"ma créature meurt ?\"."
-        )
+        return f"Argument en trop : {' '.join(words)}. {_one_argument(parser)}"
     if found := re.fullmatch(r"the following arguments are required: (.*)", message, re.DOTALL):
         return f"Il manque {found.group(1)}."
     if found := re.fullmatch(r"argument (\S+): (.*)", message, re.DOTALL):
         name, detail = found.group(1).replace("/", " / "), found.group(2)
         if choice := re.fullmatch(r"invalid choice: '([^']*)'.*", detail, re.DOTALL):
-            return f"Commande inconnue : '{choice.group(1)}'." + _suggestion(choice.group(1), parser)
+            if name == "COMMANDE":
+                return f"Commande inconnue : « {choice.group(1)} »." + _suggestion(choice.group(1), parser)
+            allowed = next((action.choices for action in parser._actions if action.metavar == name), None) or ()
+            return f"Valeur invalide pour {name} : « {choice.group(1)} » ; valeurs possibles : {', '.join(allowed)}."
         if detail == "expected one argument":
             return f"Option {name} mal employée : elle attend une valeur."
         if ignored := re.fullmatch(r"ignored explicit argument '(.*)'", detail, re.DOTALL):
@@ -331,31 +472,119 @@ def french_message(message: str, parser: argparse.ArgumentParser) -> str:
     return f"Ligne de commande invalide : {message}"
 
 
+def _one_argument(parser: argparse.ArgumentParser) -> str:
+    """What the command ``parser`` takes, said to whom gave it too many arguments."""
+    names = [action.metavar or action.dest for action in parser._actions if not action.option_strings]
+    if not names:
+        return f"« {parser.prog} » ne prend que des options."
+    return f"« {parser.prog} » attend un seul {names[0]}."
+
+
 def _suggestion(name: str, parser: argparse.ArgumentParser) -> str:
     import difflib
 
     choices = [action.choices for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
     names = list(choices[0]) if choices else []
     close = difflib.get_close_matches(name, names, n=1)
-    return f" Vouliez-vous dire '{close[0]}' ?" if close else ""
+    return f" Vouliez-vous dire « {close[0]} » ?" if close else ""
+
+
+def _join_words(options: argparse.Namespace, extras: list[str], command: argparse.ArgumentParser) -> None:
+    """Join the words of a command of :data:`WORDS` into one text, with the
+    words argparse left over after an option (``ask ma -n 3 créature``);
+    raise :class:`UsageError` for what is left: an unknown option, or an
+    argument too many."""
+    dest = WORDS.get(getattr(options, "command", None) or "")
+    if dest is not None:
+        words = [*getattr(options, dest), *(extra for extra in extras if not _is_option(extra))]
+        setattr(options, dest, " ".join(words))
+        extras = [extra for extra in extras if _is_option(extra)]
+    if extras:
+        command.error(f"unrecognized arguments: {' '.join(extras)}")
+
+
+def _is_option(word: str) -> bool:
+    """Whether a word argparse left over is an option (``--zz``) rather than a word (``-1/-1``)."""
+    return word.startswith("-") and not _WORD_NOT_OPTION.match(word)
+
+
+def _named(action: argparse.Action) -> tuple[str, str]:
+    """How a message names an argument's value: ``("L'argument QUESTION", "le")``
+    or ``("La valeur de --note", "la")`` (the pronoun, for what to do)."""
+    if action.option_strings:
+        return f"La valeur de {max(action.option_strings, key=len)}", "la"
+    return f"L'argument {action.metavar or action.dest}", "le"
+
+
+def _number(count: int) -> str:
+    """``count`` with French digit groups (``102 400``)."""
+    return f"{count:,}".replace(",", "\u202f")
+
+
+def undecoded(text: str) -> str:
+    """The French sentence saying that ``text`` (read from the command line)
+    holds bytes that are not UTF-8, and how it reads in Latin-1; ``""`` when
+    it is all UTF-8."""
+    found = _UNDECODED.search(text)
+    if found is None:
+        return ""
+    raw = text.encode("utf-8", "surrogateescape")
+    before = text[: found.start()][-30:]
+    where = f" après « {before} »" if before else " au début"
+    sentence = (
+        f"contient l'octet 0x{ord(found.group()) - 0xDC00:02X}{where}, qui n'est pas de l'UTF-8 : votre terminal "
+        "n'est sans doute pas réglé en UTF-8 (réglez-le, par exemple avec LANG=fr_FR.UTF-8, puis retapez le texte)"
+    )
+    latin = raw.decode("cp1252", "replace")
+    if "\ufffd" not in latin and latin.isprintable():
+        sentence += f" ; lu en Latin-1, ce serait « {latin[:80]}{'…' if len(latin) > 80 else ''} »"
+    return sentence + "."
+
+
+def _check_texts(options: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    """Raise :class:`UsageError` for a text argument longer than
+    :data:`MAX_TEXT` or holding bytes that are not UTF-8 (names of files and
+    folders excepted: any name the system allows is taken)."""
+    for action in command._actions:
+        if action.dest in _PATHS or action.dest in ("help", "command"):
+            continue
+        value = getattr(options, action.dest, None)
+        for text in value if isinstance(value, list) else (value,):
+            if not isinstance(text, str):
+                continue
+            name, pronoun = _named(action)
+            if len(text) > MAX_TEXT:
+                raise UsageError(
+                    f"{name} est trop long{'ue' if pronoun == 'la' else ''} : {_number(len(text))} caractères, "
+                    f"{_number(MAX_TEXT)} au plus ; raccourcissez-{pronoun}.",
+                    command,
+                    french=True,
+                )  # fmt: skip
+            if problem := undecoded(text):
+                raise UsageError(f"{name} {problem}", command, french=True)
 
 
 def parse(args: list[str]) -> argparse.Namespace | int:
     """The options of ``rules-kb args``; or, having printed the help (exit
     code 0) or a French usage error with the command's usage (exit code 2),
-    the exit code."""
+    the exit code.
+
+    The words of a command of :data:`WORDS` are joined into one text; a text
+    argument longer than :data:`MAX_TEXT` or holding bytes that are not
+    UTF-8 is a usage error."""
     parser, parsers = build(wanted_command(args))
     if not args:
         sys.stdout.write(parser.format_help())
         return 0
     try:
         options, extras = parser.parse_known_args(args)
-        if extras:
-            command = parsers.get(getattr(options, "command", "") or "", parser)
-            command.error(f"unrecognized arguments: {' '.join(extras)}")
+        command = parsers.get(getattr(options, "command", "") or "", parser)
+        _join_words(options, extras, command)
+        _check_texts(options, command)
     except UsageError as error:
+        sentence = str(error) if error.french else french_message(str(error), error.parser)
         sys.stderr.write(
-            f"{error.parser.format_usage()}Erreur : {french_message(str(error), error.parser)}\n"
+            f"{error.parser.format_usage()}Erreur : {sentence}\n"
             f"Essayez « {error.parser.prog} --help » pour l'aide.\n"
         )
         return 2

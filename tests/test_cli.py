@@ -97,9 +97,15 @@ def test_search_without_accents(run_cli):
 
 
 def test_search_without_result(run_cli):
+    """No result is not an error (exit code 0, as grep's 1 would break a
+    script's `set -e`), but it is said on standard error, not among the
+    results on standard output, as with no hits in --json (`"hits": []`)."""
     result = run_cli("search", "zzzzyx")
     assert result.exit_code == 0
-    assert "Aucun résultat" in result.stdout
+    assert "Aucun résultat" not in result.stdout
+    assert "Aucun résultat pour « zzzzyx »" in result.stderr
+    data = run_cli("search", "zzzzyx", "--json")
+    assert data.exit_code == 0 and data.json()["hits"] == []
 
 
 def test_ask_text_and_json(run_cli):
@@ -121,7 +127,7 @@ def test_corpus_list(run_cli):
     assert len(data["documents"]) == 5
     first = data["documents"][0]
     assert first["counts"] == {
-        "rules": 771, "glossary": 298, "cards": 0, "rulings": 0, "faq_sections": 0, "course": 0,
+        "rules": 771, "glossary": 299, "cards": 0, "rulings": 0, "faq_sections": 0, "course": 0,
     } and first["parsed"] is True  # fmt: skip
 
 
@@ -151,11 +157,12 @@ def test_index_rebuilds(run_cli):
     ("args", "expected"),
     [
         (["show"], "Il manque NUMÉRO."),
-        (["shw", "420"], "Commande inconnue : 'shw'"),
+        (["shw", "420"], "Commande inconnue : « shw ». Vouliez-vous dire « show » ?"),
         (["search", "x", "--limit", "abc"], "« abc » n'est pas un nombre entier"),
         (["search", "x", "--limit", "0"], "« 0 » n'est pas dans l'intervalle"),
         (["show", "420", "--frobnicate"], "Option inconnue : --frobnicate."),
-        (["ask", "ma", "créature"], "Argument en trop : créature."),
+        (["show", "420.5", "420.6"], "Argument en trop : 420.6. « rules-kb show » attend un seul NUMÉRO."),
+        (["corpus", "list", "x"], "Argument en trop : x. « rules-kb corpus list » ne prend que des options."),
     ],
 )
 def test_usage_errors_are_french(run_cli, args, expected):
@@ -196,7 +203,8 @@ def test_every_command_has_french_help(run_cli, command):
     result = run_cli(*command.split(), "--help")
     assert result.exit_code == 0
     assert "Utilisation : rules-kb" in result.stdout
-    assert "--json" in result.stdout and "Affiche cette aide et quitte." in result.stdout
+    assert "Affiche cette aide et quitte." in result.stdout and "Exemples\u00a0:" in result.stdout
+    assert ("--json" in result.stdout) is (command != "completion")  # completion prints a shell script, never JSON
     assert run_cli(*command.split(), "-h").stdout == result.stdout
 
 
@@ -281,9 +289,19 @@ def test_search_kind_filter_and_errors(run_cli):
 
 def test_corpus_dump_has_every_kind(run_cli):
     data = run_cli("corpus", "dump", "--json").json()
-    assert len(data["glossary"]) == 298 and len(data["cards"]) == 106 and len(data["rulings"]) == 286
+    assert len(data["glossary"]) == 299 and len(data["cards"]) == 106 and len(data["rulings"]) == 287
     assert len(data["faq_sections"]) == 23 and len(data["course"]) == 16 and len(data["faqs"]) == 1
     assert data["faqs"][0]["last_changed"] == "2006-08-18"
+
+
+def test_nothing_of_the_corpus_is_lost_acceptance(run_cli):
+    """Issue 20 acceptance: the headword cut before its "/" and the ruling
+    whose star has no space are records of their own."""
+    data = run_cli("corpus", "dump", "--json").json()
+    oyster = next(card for card in data["cards"] if card["name"] == "Huître géante")
+    assert len(oyster["rulings"]) == 3
+    found = run_cli("define", "points de vie", "--json").json()
+    assert found["entry"]["term"] == "Points de vie / total de points de vie" and found["match"] == "exact"
 
 
 def test_corpus_check_lists_every_parser(run_cli):

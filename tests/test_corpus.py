@@ -91,7 +91,8 @@ def test_locate_prefers_argument_then_environment(tmp_path, monkeypatch):
     ("manifest", "files", "expected"),
     [
         ("", {}, "ne décrit aucun document"),
-        ("[[document]\n", {}, "n'est pas un TOML valide"),
+        ("[[document]\n", {}, "ligne 1 : TOML invalide (colonne 11) : « ]] » attendu à la fin du nom de table."),
+        ("[[document]]\nid = \n", {}, "ligne 2 : TOML invalide (colonne 6) : valeur invalide"),
         (_entry(kind="livre"), {"doc.txt": ""}, "kind « livre » inconnu"),
         (_entry(date="1er juin 2004"), {"doc.txt": ""}, "date « 1er juin 2004 » invalide"),
         (_entry(file="absent.txt"), {}, "« absent.txt » est introuvable"),
@@ -117,6 +118,20 @@ def test_missing_folder_and_missing_manifest(tmp_path):
         locate_corpus(tmp_path / "nulle-part")
     with pytest.raises(CorpusError, match="n'a pas de fichier manifest.toml"):
         locate_corpus(tmp_path)
+
+
+def test_a_file_given_for_the_corpus_folder_says_so(tmp_path):
+    """The issue: ``--corpus FILE`` said the folder did not exist."""
+    folder = _write_corpus(tmp_path / "mine", _entry(), {"doc.txt": "100. Généralités\n"})
+    with pytest.raises(CorpusError) as raised:
+        locate_corpus(folder / "doc.txt", given_as="--corpus")
+    assert str(raised.value) == (
+        f"« {folder / 'doc.txt'} » (--corpus) n'est pas un dossier de corpus mais un fichier : "
+        "indiquez le dossier qui contient le manifest.toml et ses documents."
+    )
+    with pytest.raises(CorpusError) as raised:
+        locate_corpus(folder / "manifest.toml")
+    assert f"mais le manifest.toml lui-même : indiquez son dossier, « {folder} »." in str(raised.value)
 
 
 def test_unreadable_document_is_a_clear_error(tmp_path):
@@ -254,3 +269,55 @@ def test_unreadable_html_is_a_french_error(tmp_path):
     missing = Document("m", "absent.html", DocumentKind.FAQ, "fr", "x", "2006", "M", "o", str(tmp_path / "absent.html"))
     with pytest.raises(CorpusError, match="Impossible de lire le document HTML"):
         read_document(missing)
+
+
+def test_empty_document_is_a_diagnostic(tmp_path, run_cli):
+    """A document with no text (or none its parser recognises) is named by
+    ``corpus check``, whatever its kind; the others are read as usual."""
+    entries = "".join(
+        _entry(id=name, file=f"{name}.txt", kind=kind)
+        for name, kind in (("regles", "rules"), ("vide", "faq"), ("blanc", "course"), ("inconnu", "rules"))
+    )
+    folder = _write_corpus(
+        tmp_path / "corpus",
+        entries,
+        {
+            "regles.txt": "100. Généralités\n100.1. Un texte.\n",
+            "vide.txt": "",
+            "blanc.txt": " \n\n\t\n",
+            "inconnu.txt": "Une lettre qui n'a rien de règles.\n",
+        },
+    )
+    kb = loader.open(folder)
+    found = {(d.document, d.code, d.line) for d in kb.diagnostics}
+    assert found == {
+        ("vide", "empty-document", 1),
+        ("blanc", "empty-document", 1),
+        ("inconnu", "document-without-records", 1),
+    }
+    assert show(kb, "100.1").rule.text == "Un texte."
+    result = run_cli("corpus", "check", "--corpus", str(folder))
+    output = " ".join(result.stdout.replace("\u00a0", " ").replace("\u202f", " ").split())
+    assert result.exit_code == 0
+    assert "Le document « vide » (vide.txt) est vide" in output
+    assert "retirez-le du manifeste" in output
+    assert run_cli("corpus", "check", "--corpus", str(folder), "--strict").exit_code == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(list(DocumentKind)),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200),
+)
+def test_any_document_gives_records_or_a_diagnostic(kind, text):
+    """Whatever a document holds, it gives a record or ``corpus check`` says why not."""
+    from indexer import PARSERS, document_diagnostics
+    from rules_kb.core.model import Document
+
+    document = Document("d", "d.txt", kind, "fr", "2004", "2004", "Titre", "Un document de test.", "d.txt")
+    parsed = PARSERS[kind](text, document)
+    records = sum(len(getattr(parsed, name)) for name in parsed._fields if name != "diagnostics")
+    diagnostics = document_diagnostics(text, document, parsed)
+    assert records or diagnostics
+    if not text.strip():
+        assert [d.code for d in diagnostics] == ["empty-document"]

@@ -16,7 +16,7 @@ from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
 from rules_kb.core.errors import ExportError, OutputError
-from rules_kb.export import SelectionRequest, choose_format, export_book, export_excerpt, render
+from rules_kb.export import FORMATS, SelectionRequest, choose_format, export_book, export_excerpt, render
 from rules_kb.export.book import build_book
 from rules_kb.export.data import excerpt_dict
 from rules_kb.export.excerpt import SegmentKind, build_excerpt, paragraphs, segment, text_links
@@ -237,9 +237,38 @@ def test_format_is_chosen_from_the_option_then_the_suffix():
     assert choose_format(None, "sba.html") == "html"
     assert choose_format(None, "x.JSON") == "json"
     assert choose_format(None, "-") == "md"
-    assert choose_format("markdown", "x.html") == "md"
+    assert choose_format("markdown", "x.md") == "md"
+    assert choose_format("html", "extrait") == "html"  # a name without suffix takes any format
     with pytest.raises(ExportError, match="Format « pdf » inconnu"):
         choose_format("pdf")
+
+
+@pytest.mark.parametrize(
+    ("name", "output", "expected"),
+    [
+        (None, "sba.pdf", "Extension « .pdf » inconnue pour un extrait : .md (Markdown), .html (page imprimable) ou .json."),
+        ("md", "sba.pdf", "imprimez-la en PDF depuis le navigateur"),
+        (None, "notes.docx", "Extension « .docx » inconnue"),
+        ("markdown", "x.html", "Un fichier .html annonce le format html, pas md : pour ce format, nommez le fichier en .md"),
+        ("json", "x.md", "nommez le fichier en .json."),
+    ],
+)
+def test_a_file_never_gets_a_format_its_name_does_not_announce(name, output, expected):
+    """The issue's ``export 420.5 -o sba.pdf`` wrote Markdown into a .pdf."""
+    with pytest.raises(ExportError) as raised:
+        choose_format(name, output)
+    assert expected in str(raised.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.none(), st.text(max_size=12)), st.one_of(st.none(), st.text(max_size=20)))
+def test_any_format_and_output_give_a_format_or_the_french_error(name, output):
+    try:
+        chosen = choose_format(name, output)
+    except ExportError as error:
+        assert "inconnu" in str(error) or "annonce le format" in str(error)
+    else:
+        assert chosen in FORMATS
 
 
 # --- the rulebook -----------------------------------------------------------------------

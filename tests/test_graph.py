@@ -1,12 +1,14 @@
 """The rule graph (rules_kb.graph, rules_kb.links, rules_kb.diagram) on the real corpus."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rules_kb.lookup.graph import DiagramError, neighbourhood, to_dot, to_mermaid, write_picture
+from rules_kb.lookup.graph import FORMATS, DiagramError, choose_format, neighbourhood, to_dot, to_mermaid, write_picture
 from rules_kb.serialize import neighbourhood_dict
 from rules_kb.build.graph import Relation
 from rules_kb.build.linking import COUNTERPART_THRESHOLD
-from rules_kb.lookup.rules import word_diff
+from rules_kb.lookup.rules import similarity, word_diff
 from rules_kb.lookup.rules import show
 from rules_kb.lookup.glossary import define
 from rules_kb.lookup.rules import rule_links
@@ -150,3 +152,55 @@ def test_write_picture_never_overwrites(tmp_path):
     assert target.read_text() == "digraph {}\n"
     write_picture("autre\n", target, force=True)
     assert target.read_text() == "autre\n"
+
+
+def test_a_version_s_similarity_weighs_its_subrules(kb):
+    """The issue: ``show 502.16`` said « similarité 100 % » between two
+    different texts, the titles alone (« Rappel ») being compared; the score
+    now covers the words shown, the rule and its subrules."""
+    (version,) = rule_links(kb, kb.rule("502.16", "2004")).versions
+    parts = (version.diff, *(diff for _, diff in version.subrules))
+    assert version.score == similarity(parts)
+    assert 0.2 < version.score < 0.8
+    assert similarity((word_diff("a b c d", "a b c d"),)) == 1.0
+    assert similarity((word_diff("a b", "c d"),)) == 0.0
+    assert similarity(()) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("name", "output", "chosen"),
+    [
+        (None, None, "dot"), ("mermaid", None, "mermaid"), (None, "v.mmd", "mermaid"), (None, "v.SVG", "dot"),
+        (None, "g.json", "json"), ("dot", "g.gv", "dot"), (None, "-", "dot"), ("json", "graphe", "json"),
+    ],
+)  # fmt: skip
+def test_the_format_comes_from_the_option_then_the_suffix(name, output, chosen):
+    assert choose_format(name, output) == chosen
+
+
+@pytest.mark.parametrize(
+    ("name", "output", "expected"),
+    [
+        ("mermaid", "v.svg", "Un fichier .svg contient une image dessinée par Graphviz d'après le texte DOT, pas du Mermaid"),
+        ("json", "v.dot", "nommez le fichier en .json."),
+        (None, "v.txt", "Extension « .txt » inconnue pour un graphe"),
+        ("dot", "v.txt", "Extension « .txt » inconnue"),
+        ("svg", None, "Format « svg » inconnu"),
+    ],
+)
+def test_a_picture_never_gets_a_format_its_name_does_not_announce(name, output, expected):
+    """The issue's ``graph 420 -o v.svg --format mermaid`` wrote Mermaid into a .svg."""
+    with pytest.raises(DiagramError) as raised:
+        choose_format(name, output)
+    assert expected in str(raised.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.none(), st.text(max_size=10)), st.one_of(st.none(), st.text(max_size=20)))
+def test_any_format_and_output_give_a_picture_format_or_the_french_error(name, output):
+    try:
+        chosen = choose_format(name, output)
+    except DiagramError as error:
+        assert "inconnu" in str(error) or "Un fichier" in str(error)
+    else:
+        assert chosen in FORMATS

@@ -66,12 +66,58 @@ def test_unknown_number_suggests_the_nearest(kb):
     assert "Numéros les plus proches" in str(raised.value)
     with pytest.raises(UnknownRuleError) as raised:
         show(kb, "999.9")
-    assert raised.value.nearest[0] == "507.4"
+    assert raised.value.beyond == "2004"
+    assert raised.value.nearest == ("507.3b", "507.3c", "507.3d", "507.4")
+    assert "il vient après la dernière règle de l'édition 2004, 507.4" in str(raised.value)
 
 
 def test_not_a_number_is_a_clear_error(kb):
-    with pytest.raises(RuleNumberError, match="n'est pas un numéro de règle"):
+    with pytest.raises(RuleNumberError, match="n'est pas un numéro de règle") as raised:
         show(kb, "abc")
+    assert raised.value.suggestion == "" and "Formes acceptées" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("42O.5", "420.5"), ("42o.5C", "420.5c"), ("4OO", "400"), ("420,5", "420.5"), ("420 .5", "420.5"), ("1OO.1", "100.1")],
+)
+def test_a_number_typed_with_look_alikes_names_the_rule(kb, typed, meant):
+    """The issue's ``show 42O.5`` (letter O): the rule it stands for is named."""
+    with pytest.raises(RuleNumberError) as raised:
+        show(kb, typed)
+    assert raised.value.suggestion == meant
+    assert str(raised.value) == f"« {typed} » n'est pas un numéro de règle : vouliez-vous dire {meant} ?"
+
+
+def test_look_alikes_name_only_an_existing_rule(kb):
+    with pytest.raises(RuleNumberError) as raised:
+        show(kb, "42O.5z")  # 420.5z does not exist
+    assert raised.value.suggestion == ""
+
+
+def test_a_number_after_the_last_rule_of_an_edition_says_so(kb):
+    with pytest.raises(UnknownRuleError) as raised:
+        show(kb, "612", "2011")
+    assert raised.value.beyond == "2011" and raised.value.nearest[-1] == "611.3c"
+    with pytest.raises(UnknownRuleError) as raised:
+        show(kb, "480.1")  # among the rules: the nearest, no "after the last"
+    assert raised.value.beyond == "" and "Numéros les plus proches" in str(raised.value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="0123456789.,OoIlQ| abcz", max_size=9))
+def test_any_typed_number_shows_a_rule_or_a_clear_error(kb, text):
+    try:
+        found = show(kb, text, links=False)
+    except RuleNumberError as error:
+        assert error.text == text
+        assert not error.suggestion or kb.rule(error.suggestion, "2004") or any(
+            kb.rule(error.suggestion, edition) for edition in kb.editions
+        )
+    except UnknownRuleError as error:
+        assert error.nearest and str(error).startswith("Aucune règle")
+    else:
+        assert found.rule.number
 
 
 def test_misprinted_number_finds_both_rules(kb):
@@ -154,3 +200,28 @@ def test_any_text_gives_results_or_a_clear_error(kb, method, text):
         assert str(error)
     else:
         assert len(result.hits if method == "search" else result.rules) <= 2
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "understood"),
+    [
+        ("trample", "Piétinement", "trample → Piétinement"),
+        ("first strike", "Initiative", "first strike → Initiative"),
+        ("ETB", "Arriver en jeu", "ETB → Arriver en jeu"),
+        ("mana burn", "Brûlure de mana", "mana burn → Brûlure de mana"),
+        ("flying", "Vol", "flying → Vol"),
+    ],
+)
+def test_search_reads_players_words_in_the_documents_words(kb, query, first, understood):
+    """The lexicon serves search too (rules_kb/data/lexicon.tsv: English names of keywords, players' words)."""
+    result = search(kb, query, limit=5)
+    assert result.hits and result.hits[0].id == first
+    assert result.understood == (understood,)
+
+
+def test_search_keeps_the_documents_words_as_typed(kb):
+    result = search(kb, "blessures fatales", limit=3)
+    assert result.understood == () and result.hits[0].id == "Blessures fatales"
+    mixed = search(kb, "trample bloquée", limit=5)
+    assert mixed.understood == ("trample → Piétinement",)
+    assert any(hit.id.startswith("502.9") for hit in mixed.hits)

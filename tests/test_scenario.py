@@ -193,6 +193,25 @@ def test_toml_syntax_errors_are_french_with_their_line(text, line, words):
         assert word in str(error)
 
 
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [("", "le texte est vide"), ("  \n\n", "le texte est vide"), ("# rien\n", "le texte est vide"),
+     ('title = "Ours"\nedition = "2004"\n', "aucun joueur ni objet")],
+)  # fmt: skip
+def test_an_empty_scenario_is_an_error(text, start):
+    """The issue: an empty file was checked as a game where nothing happens."""
+    error = error_of(text)
+    assert error.detail.startswith(start)
+    assert "[[player]], [[permanent]] ou [[spell]]" in error.detail
+    assert error.remedy is Remedy.START_FROM_EXAMPLE
+    assert "rules-kb check --example" in cli_message(error)
+
+
+def test_a_scenario_of_players_alone_is_not_empty():
+    scenario = parse_scenario('[[player]]\nname = "Alice"\nlife = 0\n')
+    assert [player.name for player in scenario.state.players] == ["Alice"]
+
+
 def test_unreadable_files(tmp_path):
     with pytest.raises(ScenarioError, match="introuvable") as missing:
         load_scenario(str(tmp_path / "absent.toml"))

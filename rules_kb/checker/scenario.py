@@ -30,6 +30,7 @@ from rules_kb.checker.effects import (
     TextChange,
 )
 from rules_kb.checker.state import GameObject, GameState, Player, power_toughness_counter
+from rules_kb.core import toml_syntax
 from rules_kb.core.errors import Remedy, RulesKbError, describe_os_error
 from rules_kb.core.text import fold
 from rules_kb.core.vocabulary import NON_PERMANENT_TYPES, CardType, Zone
@@ -652,6 +653,11 @@ class _Reader:
         players = [self.player(item, i) for i, item in enumerate(self.tables(data, "player"))]
         items = [(table, i, item) for table in ("permanent", "spell") for i, item in enumerate(self.tables(data, table))]
         objects = [self.game_object(item, table, i) for table, i, item in items]
+        if not players and not objects:
+            empty = "le texte est vide" if not data else "aucun joueur ni objet"
+            raise ScenarioError(
+                f"{empty} ; un scénario décrit au moins une table [[player]], [[permanent]] ou [[spell]].", self.path
+            ).with_remedy(Remedy.START_FROM_EXAMPLE)
         players = self._check_players(players, objects)
         objects = self._check_objects(objects, players, [("timestamp" in item) for _, _, item in items])
         effects = [self.continuous_effect(item, "effect", i) for i, item in enumerate(self.tables(data, "effect"))]
@@ -846,52 +852,10 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-")
 
 
-_TOML_MESSAGES = (
-    (r"Invalid value", "valeur invalide (un texte doit être entre guillemets, une liste entre crochets)"),
-    (r"Expected '=' after a key in a key/value pair", "« = » attendu après la clé"),
-    (r"Cannot declare (.*) twice", r"la table \1 est déclarée deux fois"),
-    (r"Cannot overwrite a value", "cette clé a déjà une valeur (clé écrite deux fois ?)"),
-    (r"Cannot (?:mutate|redefine) .*", "cette table ou clé est déjà définie"),
-    (r"Expected '\]' at the end of a table declaration", "« ] » attendu à la fin du nom de table"),
-    (r"Expected '\]\]' at the end of an array declaration", "« ]] » attendu à la fin du nom de table"),
-    (r"Unclosed array", "liste non fermée (« ] » manquant)"),
-    (r"Unclosed inline table", "table en ligne non fermée (« } » manquant)"),
-    (r"Duplicate inline table key (.*)", r"clé \1 écrite deux fois dans la table en ligne"),
-    (r"Unterminated string", "texte non terminé (guillemet fermant manquant)"),
-    (r"Illegal character '\\n'", "texte non terminé (guillemet fermant manquant avant la fin de la ligne)"),
-    (r"Illegal character (.*)", r"caractère interdit \1"),
-    (r"Found invalid character (.*)", r"caractère inattendu \1"),
-    (r"Invalid statement", "instruction invalide (attendu : clé = valeur, ou [table], ou [[table]])"),
-    (r"Invalid initial character for a key part", "une clé doit commencer par une lettre, un chiffre ou un guillemet"),
-    (r"Expected newline or end of document after a statement", "fin de ligne attendue après la valeur"),
-    (r"Unescaped '\\' in a string", "barre oblique inverse « \\ » non échappée dans un texte"),
-    (r"Invalid (?:hex value|date or datetime)", "valeur invalide"),
-    (r"Expected (.*)", r"\1 attendu"),
-)
-_POSITION_RE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
-
-
 def _syntax_error(error: tomllib.TOMLDecodeError, path: str, text: str) -> ScenarioError:
     """A French :class:`ScenarioError` for a TOML syntax error in ``text``."""
-    message = str(error)
-    line = 0
-    position = _POSITION_RE.search(message)
-    column = ""
-    if position:
-        message = message[: position.start()]
-        if position.group(1):
-            line = int(position.group(1))
-            column = f" (colonne {position.group(2)})"
-        else:
-            column = " (à la fin du fichier)"
-            line = len(text.rstrip().splitlines()) or 1
-    for pattern, french in _TOML_MESSAGES:
-        if re.fullmatch(pattern, message):
-            message = re.sub(pattern, french, message)
-            break
-    else:
-        message = f"erreur de syntaxe TOML ({message})"
-    return ScenarioError(f"TOML invalide{column} : {message}.", path, line)
+    message, line = toml_syntax.describe(error, text)
+    return ScenarioError(message, path, line)
 
 
 def parse_scenario(text: str, path: str = "") -> Scenario:

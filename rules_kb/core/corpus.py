@@ -57,11 +57,19 @@ def locate_corpus(folder: str | os.PathLike[str] | None = None, given_as: str = 
 
     ``given_as`` says, in the messages, how ``folder`` was given (the CLI
     passes its option's name). Raises :class:`CorpusError` if the chosen
-    folder does not exist or has no ``manifest.toml``.
+    folder does not exist, is a file (the manifest itself: its folder is
+    named) or has no ``manifest.toml``.
     """
     chosen = folder or os.environ.get(CORPUS_ENV) or None
     path = Path(chosen).expanduser() if chosen else bundled_corpus()
     origin = given_as if folder else (CORPUS_ENV if chosen else "corpus intégré")
+    if path.is_file():
+        hint = (
+            f"le {MANIFEST} lui-même : indiquez son dossier, « {path.parent} »."
+            if path.name == MANIFEST
+            else f"un fichier : indiquez le dossier qui contient le {MANIFEST} et ses documents."
+        )
+        raise CorpusError(f"« {path} » ({origin}) n'est pas un dossier de corpus mais {hint}", str(path))
     if not path.is_dir():
         raise CorpusError(
             f"Le dossier de corpus « {path} » ({origin}) n'existe pas. "
@@ -81,20 +89,25 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
     """Read and check ``folder/manifest.toml``; documents in manifest order.
 
     Raises :class:`CorpusError` naming the file, the entry and the key at
-    fault: unreadable or invalid TOML, missing or unknown keys, wrong types,
+    fault: unreadable or invalid TOML (in French, with its line, as a
+    scenario's: :mod:`rules_kb.core.toml_syntax`), missing or unknown keys, wrong types,
     unknown ``kind``, malformed ``date``, duplicate ``id``, missing file.
     """
     import tomllib
 
     path = folder / MANIFEST
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except UnicodeDecodeError as error:
         raise CorpusError(f"{path} n'est pas un texte UTF-8 ({error.reason}).", str(path)) from None
     except OSError as error:
         raise CorpusError(f"Impossible de lire {path} : {describe_os_error(error)}.", str(path)) from None
     except tomllib.TOMLDecodeError as error:
-        raise CorpusError(f"{path} n'est pas un TOML valide : {error}.", str(path)) from None
+        from rules_kb.core import toml_syntax  # only for a broken manifest
+
+        message, line = toml_syntax.describe(error, text)
+        raise CorpusError(f"{path}{f', ligne {line}' if line else ''} : {message}", str(path)) from None
 
     unknown_top = sorted(set(data) - {"document"})
     if unknown_top:

@@ -80,14 +80,20 @@ class CorpusError(RulesKbError):
 
 class UnknownRuleError(RulesKbError):
     """No rule has this number. ``number`` is what was asked, ``nearest`` the
-    closest existing numbers (canonical strings, nearest first)."""
+    closest existing numbers (canonical strings, nearest first); ``beyond``
+    the edition whose last rule ``number`` follows (``""``: it falls among
+    the rules), ``nearest`` then being that edition's last rules in order."""
 
-    def __init__(self, number: str, nearest: tuple[str, ...], edition: str = "") -> None:
+    def __init__(self, number: str, nearest: tuple[str, ...], edition: str = "", beyond: str = "") -> None:
         self.number = number
         self.nearest = nearest
         self.edition = edition
+        self.beyond = beyond
         where = f" dans l'édition {edition}" if edition else ""
         hint = f" Numéros les plus proches : {', '.join(nearest)}." if nearest else ""
+        if beyond and nearest:
+            where = f" : il vient après la dernière règle de l'édition {beyond}, {nearest[-1]}"
+            hint = f" Dernières règles : {', '.join(nearest)}."
         super().__init__(f"Aucune règle ne porte le numéro « {number} »{where}.{hint}")
         if not nearest:
             self.remedy = Remedy.SEARCH_RULE
@@ -112,7 +118,7 @@ class UnknownTermError(RulesKbError):
         self.term = term
         self.close = close
         hint = (
-            "Termes proches : " + ", ".join(f"« {name} »" for name in close) + "."
+            "Vouliez-vous dire : " + ", ".join(f"« {name} »" for name in close) + " ?"
             if close
             else "Aucun terme proche."
         )

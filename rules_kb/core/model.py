@@ -72,6 +72,19 @@ class DocumentKind(enum.Enum):
     COURSE = "course"
     """A teaching article pointing to the rules."""
 
+    @property
+    def label(self) -> str:
+        """The French name users read (``"règles complètes"``)."""
+        return _DOCUMENT_KIND_LABELS[self]
+
+
+_DOCUMENT_KIND_LABELS = {
+    DocumentKind.RULES: "règles complètes",
+    DocumentKind.RULES_EXCERPT: "extrait des règles",
+    DocumentKind.FAQ: "FAQ",
+    DocumentKind.COURSE: "cours",
+}
+
 
 class Document(NamedTuple):
     """One entry of ``corpus/manifest.toml``.

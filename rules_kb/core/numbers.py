@@ -60,10 +60,15 @@ _LEVEL_LABELS = {
 
 
 class RuleNumberError(RulesKbError, ValueError):
-    """A string is not a rule number; ``text`` holds it."""
+    """A string is not a rule number; ``text`` holds it, ``suggestion`` the
+    existing number it may stand for (``"420.5"`` for ``"42O.5"``; ``""``: none)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, suggestion: str = "") -> None:
         self.text = text
+        self.suggestion = suggestion
+        if suggestion:
+            super().__init__(f"« {text} » n'est pas un numéro de règle : vouliez-vous dire {suggestion} ?")
+            return
         super().__init__(
             f"« {text} » n'est pas un numéro de règle. "
             "Formes acceptées : 4 (chapitre), 420 (section), 420.5 (règle), 420.5c (sous-règle)."

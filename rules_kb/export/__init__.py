@@ -54,16 +54,38 @@ class Exported:
 
 def choose_format(name: str | None, output: str | None = None, default: str = "md") -> str:
     """The export format: ``name`` if given (``"md"``, ``"markdown"``,
-    ``"html"``, ``"json"``), else implied by the suffix of ``output``, else
-    ``default``. Raises :class:`rules_kb.core.errors.ExportError` for an unknown name."""
+    ``"html"``, ``"json"``), else implied by the suffix of ``output``
+    (:data:`SUFFIXES`), else ``default``.
+
+    Raises :class:`rules_kb.core.errors.ExportError` for an unknown name,
+    for an ``output`` whose suffix implies another format than ``name``
+    (``.html`` for Markdown), and for an unknown suffix (``.pdf``): a file
+    never gets a text its name does not announce (a name without suffix
+    takes any format).
+    """
+    wanted = ""
     if name:
         wanted = _ALIASES.get(name.strip().lower(), name.strip().lower())
         if wanted not in FORMATS:
             raise ExportError(f"Format « {name} » inconnu. Formats possibles : md (Markdown), html, json.")
-        return wanted
-    if output and output != "-":
-        return SUFFIXES.get(Path(output).suffix.lower(), default)
-    return default
+    suffix = Path(output).suffix.lower() if output and output != "-" else ""
+    implied = SUFFIXES.get(suffix)
+    if implied and wanted and implied != wanted:
+        raise ExportError(
+            f"Un fichier {suffix} annonce le format {implied}, pas {wanted} : pour ce format, nommez le fichier en "
+            f"{' ou '.join(key for key, value in SUFFIXES.items() if value == wanted)}."
+        )
+    if suffix and not implied:
+        printable = (
+            " Pour un PDF, exportez en HTML (page imprimable) et imprimez-la en PDF depuis le navigateur."
+            if suffix == ".pdf"
+            else ""
+        )
+        raise ExportError(
+            f"Extension « {suffix} » inconnue pour un extrait : .md (Markdown), .html (page imprimable) "
+            f"ou .json.{printable}"
+        )
+    return wanted or implied or default
 
 
 def render(excerpt: Excerpt, format: str) -> bytes:

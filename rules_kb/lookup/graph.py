@@ -34,6 +34,13 @@ RELATION_NAMES = {
 FORMATS = ("json", "dot", "mermaid")
 #: Files Graphviz renders, by suffix.
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
+#: The format each file suffix implies: the picture's text, or for
+#: :data:`RENDERED` Graphviz's drawing of the DOT text.
+SUFFIXES = {
+    ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid", ".json": "json",
+    **{suffix: "dot" for suffix in RENDERED},
+}  # fmt: skip
+_FORMAT_NAMES = {"json": "JSON", "dot": "DOT (Graphviz)", "mermaid": "Mermaid"}
 
 
 class DiagramError(RulesKbError):
@@ -54,13 +61,49 @@ class Neighbourhood(NamedTuple):
     labels: tuple[str, ...] = ()
 
 
+def choose_format(name: str | None, output: str | os.PathLike[str] | None = None) -> str:
+    """The picture's format (one of :data:`FORMATS`): ``name`` if given, else
+    the one the suffix of ``output`` implies (:data:`SUFFIXES`), else ``"dot"``.
+
+    Raises :class:`DiagramError` for an unknown ``name``, for an ``output``
+    whose suffix implies another format than ``name`` (Mermaid in a
+    ``.svg``), and for an unknown suffix (``.txt``): a file never gets a
+    text its name does not announce (a name without suffix takes any
+    format). ``"-"`` is standard output.
+    """
+    wanted = name.strip().lower() if name else ""
+    if wanted and wanted not in FORMATS:
+        raise DiagramError(f"Format « {name} » inconnu. Formats possibles : {', '.join(FORMATS)}.")
+    suffix = Path(output).suffix.lower() if output and os.fspath(output) != "-" else ""
+    implied = SUFFIXES.get(suffix)
+    if implied and wanted and wanted != implied:
+        what = (
+            "une image dessinée par Graphviz d'après le texte DOT"
+            if suffix in RENDERED
+            else f"du {_FORMAT_NAMES[implied]}"
+        )
+        right = " ou ".join(key for key, value in SUFFIXES.items() if value == wanted and key not in RENDERED)
+        raise DiagramError(
+            f"Un fichier {suffix} contient {what}, pas du {_FORMAT_NAMES[wanted]} : "
+            f"pour ce format, nommez le fichier en {right}."
+        )
+    if suffix and not implied:
+        raise DiagramError(
+            f"Extension « {suffix} » inconnue pour un graphe : .dot ou .gv (DOT), .mmd (Mermaid), .json, "
+            "ou .svg, .png, .pdf (image dessinée par Graphviz)."
+        )
+    return wanted or implied or "dot"
+
+
 def resolve_relation(name: str) -> Relation:
     """A :class:`Relation` from its id (``cites``) or French label (``cite``);
     raises :class:`DiagramError` listing the accepted names."""
     relation = RELATION_NAMES.get(name.strip().lower())
     if relation is None:
-        accepted = ", ".join(relation.value for relation in Relation)
-        raise DiagramError(f"Relation « {name} » inconnue. Relations possibles : {accepted}.")
+        accepted = ", ".join(f"« {relation.label} »" for relation in Relation)
+        raise DiagramError(
+            f"Relation « {name} » inconnue. Relations possibles : {accepted} (ou leurs noms anglais du JSON : cites…)."
+        )
     return relation
 
 

@@ -11,6 +11,7 @@ entry, for ``define``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from rules_kb.build.graph import Relation
@@ -26,7 +27,7 @@ from rules_kb.core.model import (
     node_kind,
     rule_node,
 )
-from rules_kb.core.numbers import RuleNumber
+from rules_kb.core.numbers import SUBRULE_LETTERS, RuleNumber, RuleNumberError
 from rules_kb.core.text import first_sentence
 from rules_kb.loader import KnowledgeBase
 
@@ -46,10 +47,12 @@ class Link(NamedTuple):
 class Version(NamedTuple):
     """Another text of the same rule (a FAQ's revision) with the word diff
     from the older text to the newer: ``(op, words)`` pairs, ``op`` in
-    ``"equal"``, ``"delete"``, ``"insert"``; ``score`` is their similarity;
-    ``subrules`` the direct subrules of this version, each with its diff from
-    (or to) the subrule of the same number of the rule shown (all inserted or
-    deleted where that edition has no such subrule)."""
+    ``"equal"``, ``"delete"``, ``"insert"``; ``subrules`` the direct
+    subrules of this version, each with its diff from (or to) the subrule of
+    the same number of the rule shown (all inserted or deleted where that
+    edition has no such subrule); ``score`` the similarity of all these
+    words, from 0 to 1 (:func:`similarity`): a title alone says nothing of
+    how much the text under it changed."""
 
     rule: Rule
     diff: tuple[tuple[str, str], ...]
@@ -127,10 +130,19 @@ def show(kb: KnowledgeBase, number: str, edition: str | None = None, links: bool
     :class:`rules_kb.core.errors.UnknownEditionError` for an edition without
     rules and :class:`rules_kb.core.errors.UnknownRuleError` (with the
     nearest existing numbers) when no rule has the number.
+
+    The errors help to find the rule: a number typed with look-alike
+    characters (``42O.5``, letter O) names the existing rule it stands for
+    (:attr:`~rules_kb.core.numbers.RuleNumberError.suggestion`); a number
+    after the last rule of the edition names its last rules
+    (:attr:`~rules_kb.core.errors.UnknownRuleError.beyond`).
     """
-    wanted = RuleNumber.parse(number)
-    canonical = str(wanted)
     editions = (kb.check_edition(edition),) if edition else kb.editions
+    try:
+        wanted = RuleNumber.parse(number)
+    except RuleNumberError:
+        raise RuleNumberError(number, _look_alike(kb, number, editions)) from None
+    canonical = str(wanted)
     for candidate in editions:
         rule = kb.rule(canonical, candidate)
         misprinted = kb.printed_as(canonical, candidate)
@@ -139,8 +151,30 @@ def show(kb: KnowledgeBase, number: str, edition: str | None = None, links: bool
         if rule is not None:
             found = _lookup(kb, rule, canonical, misprinted)
             return found._replace(links=rule_links(kb, rule)) if links else found
+    ordered = kb.numbers(editions[0]) if editions else []
+    if ordered and wanted > ordered[-1]:
+        last = tuple(str(found) for found in ordered[-4:])
+        raise UnknownRuleError(number.strip(), last, edition or "", beyond=editions[0])
     nearest = kb.nearest(wanted, editions[0]) if editions else ()
     raise UnknownRuleError(number.strip(), nearest, edition or "")
+
+
+#: Characters typed for the digit or the dot they look like (``42O.5``, ``42l.5``, ``420,5``).
+_LOOK_ALIKES = str.maketrans({"O": "0", "o": "0", "Q": "0", "l": "1", "I": "1", "|": "1", ",": "."})
+
+
+def _look_alike(kb: KnowledgeBase, text: str, editions: tuple[str, ...]) -> str:
+    """The existing rule number ``text`` stands for when typed with
+    look-alike characters or inner spaces (``42O.5`` → ``420.5``), else ``""``.
+
+    A last character that is a subrule letter stays a letter (``42O.5c``)."""
+    body = "".join(text.split()).rstrip(".")
+    head, tail = (body[:-1], body[-1]) if body and body[-1].lower() in SUBRULE_LETTERS else (body, "")
+    try:
+        repaired = str(RuleNumber.parse(head.translate(_LOOK_ALIKES) + tail))
+    except RuleNumberError:
+        return ""
+    return repaired if any(kb.rule(repaired, edition) is not None for edition in editions) else ""
 
 
 def _lookup(kb: KnowledgeBase, rule: Rule, canonical: str, misprinted: tuple[Rule, ...]) -> Lookup:
@@ -246,14 +280,12 @@ def rule_links(kb: KnowledgeBase, rule: Rule) -> RuleLinks:
             continue
         revised = bool(other.quoted_from)
         diff = _diff(rule, other, revised)
-        newer = other if revised else rule
-        edge = next(iter(graph.outgoing(rule_node(newer), Relation.VERSION_OF)), None)
         subrules = tuple(
             (child, _diff(kb.rule(child.number, rule.edition), child, revised))
             for child in (kb.rule(number, other.edition) for number in other.children)
             if child is not None
         )
-        versions.append(Version(other, diff, edge.score if edge else 0.0, subrules))
+        versions.append(Version(other, diff, similarity((diff, *(part for _, part in subrules))), subrules))
     return RuleLinks(
         cites, cited_by, terms, tuple(link for link in rulings.values() if link.record is not None),
         cards, counterparts, tuple(versions),
@@ -275,6 +307,20 @@ def word_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
         if op in ("insert", "replace") and j2 > j1:
             parts.append(("insert", " ".join(after[j1:j2])))
     return tuple(parts)
+
+
+def similarity(diffs: Iterable[tuple[tuple[str, str], ...]]) -> float:
+    """How alike two texts are, from their word diffs (:func:`word_diff`, one
+    per part: a rule, its subrules): twice the words kept over the words of
+    both texts, difflib's ratio; 1.0 for two empty texts."""
+    kept = before = after = 0
+    for diff in diffs:
+        for op, words in diff:
+            count = len(words.split())
+            kept += count if op == "equal" else 0
+            before += count if op != "insert" else 0
+            after += count if op != "delete" else 0
+    return 2 * kept / (before + after) if before + after else 1.0
 
 
 def _full_text(rule: Rule | None) -> str:
@@ -314,5 +360,5 @@ def describe(record: Any) -> str:
 
 __all__ = [
     "Link", "Lookup", "Note", "RuleLinks", "Version", "describe", "first_sentence", "rule_links", "show",
-    "term_users", "word_diff",
+    "similarity", "term_users", "word_diff",
 ]  # fmt: skip

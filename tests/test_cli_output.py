@@ -1,0 +1,476 @@
+"""How the CLI writes (issue 20, part C1): any console encoding, wrapping in a
+terminal (hanging indents, French non-breaking spaces, no trailing spaces),
+plain text in a pipe, the pager, help in French with examples, ``--version``,
+shell completion; and every README example under ``PYTHONIOENCODING=ascii``
+and ``COLUMNS=40``."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli import app, output, render, usage
+from cli.completion import SHELLS, script
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+SCRIPT = Path(sys.executable).with_name("rules-kb")
+NBSP = "\u00a0"
+_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class Console(io.TextIOWrapper):
+    """A console stream of a given encoding, strict as Python makes it, that may claim to be a terminal."""
+
+    def __init__(self, encoding: str = "utf-8", tty: bool = False) -> None:
+        super().__init__(io.BytesIO(), encoding=encoding, errors="strict", write_through=True)
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def text(self) -> str:
+        return self.buffer.getvalue().decode(self.encoding, "replace")  # export writes its UTF-8 bytes as they are
+
+
+@pytest.fixture
+def fresh_consoles():
+    """Rich reads the width and the terminal's nature when its console is made: make them anew."""
+    render.console._rich = render.err_console._rich = None
+    yield
+    render.console._rich = render.err_console._rich = None
+
+
+def run_in(monkeypatch, args, encoding="utf-8", tty=False, stdin: bytes = b""):
+    """Run ``rules-kb args`` in this process on console streams of ``encoding``; (code, stdout, stderr)."""
+    out, err = Console(encoding, tty), Console(encoding, tty)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding=encoding))
+    code = app.run(list(args))
+    return code, out.text(), err.text()
+
+
+# -- the console's encoding ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("encoding", "args", "expected"),
+    [
+        ("cp1252", ["ask", "trample"], "Piétinement"),  # cp1252 holds é, not ≤ nor ›
+        ("ascii", ["show", "420.5c"], "Sous-regle 420.5c"),
+    ],
+)
+def test_the_issues_commands_write_on_any_console(encoding, args, expected):
+    """The issue's two commands, as a user runs them: a real process, ``PYTHONIOENCODING``."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    done = subprocess.run([str(SCRIPT), *args], capture_output=True, env=env)
+    assert done.returncode == 0, done.stderr.decode(encoding, "replace")
+    assert b"Traceback" not in done.stderr and b"UnicodeEncodeError" not in done.stderr
+    assert expected in done.stdout.decode(encoding)
+
+
+def test_ascii_console_gets_look_alikes(run_cli, monkeypatch, kb):
+    code, out, _ = run_in(monkeypatch, ["show", "420.5c"], "ascii")
+    assert code == 0
+    assert "Sous-regle 420.5c  - edition 2004" in out
+    assert "Contexte : 4 Sorts, capacites et effets > 420" in out  # › became >
+    assert '" regle 420.5c "' in out  # « » became "
+
+
+def test_json_on_an_ascii_console_stays_exact(run_cli, monkeypatch, kb):
+    import json
+
+    code, out, _ = run_in(monkeypatch, ["show", "420.5c", "--json"], "ascii")
+    assert code == 0
+    assert "\\u00e9" in out  # escaped, not transliterated
+    assert json.loads(out)["rule"]["text"].startswith("Une créature avec des blessures fatales")
+
+
+def test_errors_and_help_on_an_ascii_console(run_cli, monkeypatch, kb):
+    code, _, err = run_in(monkeypatch, ["show", "999.9"], "ascii")
+    assert code == 1 and "999.9" in err and "Traceback" not in err
+    code, _, err = run_in(monkeypatch, ["shw", "420"], "ascii")
+    assert code == 2 and 'Commande inconnue : " shw ".' in err
+    code, out, _ = run_in(monkeypatch, ["search", "--help"], "ascii")
+    assert code == 0 and "[defaut : 10 ; 1 <= x <= 200]" in " ".join(out.split())
+
+
+def test_a_chosen_error_handler_is_kept(monkeypatch):
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="replace")
+    monkeypatch.setattr(sys, "stdout", stream)
+    output.prepare_streams()
+    assert sys.stdout.errors == "replace"
+
+
+def test_transliterate_examples():
+    assert output.transliterate("« Règle » — 1 ≤ x… œuvre\u00a0: ’") == "\" Regle \" - 1 <= x... oeuvre : '"
+    assert output.transliterate("日本") == "??"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.sampled_from(["ascii", "cp1252", "latin-1", "utf-8"]))
+def test_any_text_writes_on_any_console(text, encoding):
+    """Whatever the text (lone surrogates from a badly encoded argument included), writing never raises."""
+    stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors="strict")
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = stream
+    try:
+        output.prepare_streams()
+        stream.write(text)
+        stream.flush()
+    finally:
+        sys.stdout, sys.stderr = saved
+    written = stream.buffer.getvalue().decode(encoding)
+    assert len(written) >= len(text.encode(encoding, "ignore").decode(encoding))
+
+
+@given(st.text())
+def test_transliterate_gives_ascii(text):
+    assert output.transliterate(text).isascii()
+
+
+@given(st.text())
+def test_french_spaces_keep_positions(text):
+    spaced = output.french_spaces(text)
+    assert len(spaced) == len(text)
+    assert not re.search(r"\S [:;?!»]|« ", spaced)
+
+
+# -- plain text in a pipe, wrapping in a terminal -------------------------------------------
+
+
+def test_piped_output_is_not_wrapped_nor_padded(run_cli):
+    result = run_cli("show", "502.16")
+    lines = result.stdout.split("\n")
+    assert not [line for line in lines if line != line.rstrip()]
+    assert max(len(line) for line in lines) > 200  # a paragraph on one line
+    assert NBSP not in result.stdout.replace(NBSP + "»", "")  # plain spaces, for grep
+
+
+def _terminal_lines(monkeypatch, args, columns: int = 40, encoding="utf-8"):
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    code, out, err = run_in(monkeypatch, args, encoding)
+    assert code == 0, err
+    return [_STYLE.sub("", line) for line in out.split("\n")]
+
+
+def test_terminal_wraps_with_hanging_indents_and_french_spaces(run_cli, monkeypatch, fresh_consoles):
+    lines = _terminal_lines(monkeypatch, ["show", "502.16"])
+    assert max(len(line) for line in lines) <= 40
+    assert not [line for line in lines if line != line.rstrip(" " + NBSP)]
+    assert not [line for line in lines if re.match(r"\s*[:;?!»]", line)]  # punctuation never starts a line
+    assert not [line for line in lines if re.search(r"«\s*$", line)]  # nor « ends one
+    assert f"Sous-règles (1){NBSP}:" in lines
+    bullet = next(at for at, line in enumerate(lines) if line.startswith("  • Rappel — Le rappel est"))
+    assert lines[bullet + 1].startswith("    ") and not lines[bullet + 1].startswith("     ")  # under the text
+    subrule = next(at for at, line in enumerate(lines) if line.startswith("  502.16a"))
+    assert lines[subrule + 1].startswith("  ") and lines[subrule + 1][2] != " "  # the block's indent
+
+
+def test_terminal_on_an_ascii_console(run_cli, monkeypatch, fresh_consoles):
+    lines = _terminal_lines(monkeypatch, ["check", str(_example(monkeypatch))], encoding="ascii")
+    assert any("Resultat" in line for line in lines)
+    assert any(line.startswith("  Joueur") for line in lines)  # the tables, whose cells Rich pads
+    assert not [line for line in lines if line != line.rstrip()]
+
+
+def _example(monkeypatch, name: str = "blessures-fatales") -> Path:
+    code, out, _ = run_in(monkeypatch, ["check", "--example", name])
+    assert code == 0
+    path = Path(os.environ["RULES_KB_HOME"]) / f"{name}.toml"
+    path.write_text(out, encoding="utf-8")
+    return path
+
+
+# -- the pager ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pages(monkeypatch, fresh_consoles):
+    """What went through the pager (no pager is started), with a 10-line terminal."""
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(output, "page", lambda text, command, stream: shown.append((command, text)) or True)
+    monkeypatch.setenv("LINES", "10")
+    monkeypatch.setenv("PAGER", "mon-pager")
+    monkeypatch.delenv(output.NO_PAGER_VARIABLE, raising=False)
+    return shown
+
+
+def test_long_output_on_a_terminal_is_paged(run_cli, monkeypatch, pages):
+    code, out, _ = run_in(monkeypatch, ["show", "420"], tty=True)
+    assert code == 0 and out == ""
+    assert len(pages) == 1 and pages[0][0] == "mon-pager" and "420.5" in pages[0][1]
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (["show", "420.5c", "--only"], {}),  # shorter than the screen
+        (["show", "420", "--no-pager"], {}),
+        (["show", "420", "--json"], {}),
+        (["show", "420"], {"RULES_KB_NO_PAGER": "1"}),
+        (["show", "420"], {"PAGER": "cat"}),
+    ],
+)
+def test_no_pager(run_cli, monkeypatch, pages, args, env):
+    monkeypatch.setenv("LINES", "40")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, out, _ = run_in(monkeypatch, args, tty=True)
+    assert code == 0 and "420" in out and pages == []
+
+
+def test_never_paged_in_a_pipe(run_cli, monkeypatch, pages):
+    code, out, _ = run_in(monkeypatch, ["corpus", "dump"], tty=False)
+    assert code == 0 and len(out.split("\n")) > 1000 and pages == []
+
+
+def test_pager_command(monkeypatch):
+    tty, pipe = Console(tty=True), Console(tty=False)
+    monkeypatch.delenv(output.NO_PAGER_VARIABLE, raising=False)
+    monkeypatch.delenv("PAGER", raising=False)
+    monkeypatch.setattr("shutil.which", lambda name: f"/usr/bin/{name}")
+    assert output.pager_command(tty) == "less -R"
+    assert output.pager_command(pipe) is None
+    monkeypatch.setenv("PAGER", "most")
+    assert output.pager_command(tty) == "most"
+    monkeypatch.setenv("PAGER", "")
+    assert output.pager_command(tty) is None
+
+
+def test_the_pager_gets_the_text(tmp_path):
+    seen = tmp_path / "vu.txt"
+    stream = Console("ascii")
+    assert output.page("« Règle »\n" * 50, f"cat > {shlex.quote(str(seen))}", stream)
+    assert seen.read_text(encoding="ascii") == '" Regle "\n' * 50  # in the console's encoding
+    assert not output.page("x\n", "rules-kb-pas-de-tel-pager-7f3a", stream)  # then written without it
+
+
+# -- help, version, completion ----------------------------------------------------------------
+
+
+def _commands() -> list[str]:
+    return list(app.COMMANDS)
+
+
+@pytest.mark.parametrize("command", ["", *_commands(), "corpus"])
+def test_help_is_french_and_ends_with_examples_that_parse(run_cli, command, capsys):
+    result = run_cli(*command.split(), "--help")
+    assert result.exit_code == 0
+    text = result.stdout.replace(NBSP, " ")
+    assert "Options :" in text and "Options:" not in text
+    head, _, examples = text.rpartition("Exemples :\n")
+    assert head and 2 <= len(examples.strip().split("\n")) <= 3
+    for line in examples.strip().split("\n"):
+        words = shlex.split(re.sub(r"^source <\((.*)\)$", r"\1", line.strip()).split(" > ")[0])
+        assert words[0] == "rules-kb"
+        assert not isinstance(usage.parse(words[1:]), int), line
+        capsys.readouterr()
+
+
+def test_help_states_defaults_once(run_cli):
+    text = " ".join(run_cli("search", "--help").stdout.replace(NBSP, " ").split())
+    assert "[défaut : 10 ; 1 ≤ x ≤ 200]" in text
+    assert "par défaut" not in text
+    graph = " ".join(run_cli("graph", "--help").stdout.replace(NBSP, " ").split())
+    assert "« emploie le terme »" in graph and "[défaut : 1 ; 0 ≤ x ≤ 5]" in graph
+    export = " ".join(run_cli("export", "--help").stdout.replace(NBSP, " ").split())
+    assert "par défaut" not in export and "[défaut : 10 par recherche, 5 par question ; 1 ≤ x ≤ 200]" in export
+
+
+def test_help_fits_a_narrow_terminal(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    text = run_cli("ask", "--help").stdout
+    body = text.split(f"Exemples{NBSP}:")[0].split("\n")[1:]  # the usage line and the examples are as written
+    assert max(len(line) for line in body) <= 40
+    assert not [line for line in body if re.match(r"\s*[:;?!»]", line)]
+
+
+def test_version(run_cli):
+    from importlib.metadata import version
+
+    for flag in ("--version", "-V"):
+        result = run_cli(flag)
+        assert result.exit_code == 0 and result.stdout == f"rules-kb {version('rules-kb')}\n"
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_completion_scripts_name_every_command_and_option(run_cli, shell):
+    result = run_cli("completion", shell)
+    assert result.exit_code == 0 and result.stdout == script(shell)
+    _root, parsers = usage.build()
+    for words, parser in parsers.items():
+        assert words.split(" ")[-1] in result.stdout
+        for action in parser._actions:
+            if action.option_strings:  # bash offers the long names (a short one is completed after, for its value)
+                name = max(action.option_strings, key=len)
+                assert (f"-l {name[2:]}" if shell == "fish" else name) in result.stdout, (shell, words, name)
+    assert "emploie le terme" in result.stdout and "carte" in result.stdout
+
+
+def test_completion_of_an_unknown_shell_is_a_usage_error(run_cli):
+    result = run_cli("completion", "tcsh")
+    assert result.exit_code == 2
+    assert "Valeur invalide pour SHELL : « tcsh » ; valeurs possibles : bash, zsh, fish." in result.stderr
+
+
+def _bash_complete(line: str) -> list[str]:
+    """What bash offers after ``line`` (the word being typed is its last, maybe empty)."""
+    words = shlex.split(line) + ([""] if line.endswith(" ") else [])
+    program = (
+        script("bash")
+        + f"\nCOMP_WORDS=({' '.join(shlex.quote(word) for word in words)}); COMP_CWORD={len(words) - 1}\n"
+        + "_rules_kb; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    done = subprocess.run(["bash", "--norc", "-c", program], capture_output=True, text=True, check=True)
+    return sorted(line for line in done.stdout.split("\n") if line)
+
+
+def test_bash_completion():
+    assert _bash_complete("rules-kb sh") == ["show"]
+    assert "completion" in _bash_complete("rules-kb ")
+    assert _bash_complete("rules-kb corpus ") == ["check", "dump", "list"]
+    assert _bash_complete("rules-kb search --k") == ["--kind"]
+    assert _bash_complete("rules-kb search x --kind c") == ["carte", "cours"]
+    assert _bash_complete("rules-kb graph 420 --relation ren") == ["renvoie à"]
+    assert _bash_complete("rules-kb corpus check --s") == ["--strict"]
+    assert _bash_complete("rules-kb check --ex") == ["--example"]
+    assert _bash_complete("rules-kb completion ") == ["bash", "fish", "zsh"]
+    assert _bash_complete("rules-kb show 420 --edition ") == []
+
+
+# -- every README example ----------------------------------------------------------------------
+
+
+def readme_examples(readme: Path = README) -> list[str]:
+    """The ``rules-kb …`` commands of the README's usage sections (from « Commandes » to
+    « Formes JSON »): lines of its ``sh`` blocks and inline code, comments removed, in order, once each."""
+    text = readme.read_text(encoding="utf-8")
+    part = text[text.index("\n## Commandes") : text.index("\n## Formes JSON")]
+    found = []
+    for block in re.split(r"(```sh\n.*?```)", part, flags=re.DOTALL):
+        if block.startswith("```sh"):
+            candidates = [re.sub(r"\s+#\s.*$", "", line) for line in block.split("\n")[1:-1]]
+        else:
+            prose = "\n".join(line for line in block.split("\n") if not line.startswith("#"))  # not the headings
+            candidates = [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", prose)]
+        for candidate in candidates:
+            if command := re.search(r"(?<![\w/.-])rules-kb( [^)]*)?", candidate):
+                found.append(command.group(0).strip())
+    return list(dict.fromkeys(found))
+
+
+def _run_example(monkeypatch, line: str, folder: Path) -> str | None:
+    """Run a README example in ``folder``; what went wrong, or None."""
+    words = shlex.shlex(line, posix=True, punctuation_chars="<>|")
+    words.whitespace_split = True
+    words = list(words)
+    args, stdin, target = [], b"", None
+    while words:
+        word = words.pop(0)
+        if word == ">":
+            target = folder / Path(words.pop(0)).name
+        elif word == "<":
+            stdin = (folder / words.pop(0)).read_bytes()
+        else:
+            args.append(word)
+    try:
+        code, out, err = run_in(monkeypatch, args[1:], "ascii", stdin=stdin)
+    except BaseException:  # noqa: BLE001 - any exception is the failure reported
+        return traceback.format_exc()
+    if target is not None:
+        target.write_text(out, encoding="utf-8")
+    if code not in (0, 1) or "Traceback" in err + out:
+        return f"code {code}\n{err[-2000:]}"
+    return None
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
+def test_every_readme_example_runs_on_an_ascii_console_40_columns_wide(
+    run_cli, monkeypatch, tmp_path, fresh_consoles, terminal
+):
+    examples = readme_examples()
+    assert len(examples) >= 40 and "rules-kb completion zsh" in examples and "rules-kb --version" in examples
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("RULES_KB_NO_PAGER", "1")
+    if terminal:
+        monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    failures = {line: problem for line in examples if (problem := _run_example(monkeypatch, line, tmp_path))}
+    assert not failures, "\n\n".join(f"{line}\n{problem}" for line, problem in failures.items())
+
+
+# -- any input: a result or a clear error ------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("ab é«»:;?!•-1. \n\u00a0"), max_size=200),
+    st.integers(min_value=10, max_value=120),
+    st.sampled_from(["", "  ", "  • ", "1. "]),
+)
+def test_any_text_wraps_within_the_width_and_keeps_its_words(text, width, lead):
+    """A text printed in a terminal of any width: no line wider, none ending in spaces, every
+    character kept in order."""
+    stream = Console()
+    saved = sys.stdout
+    environ = dict(os.environ)
+    os.environ.update({"TTY_COMPATIBLE": "1", "COLUMNS": str(width)})
+    os.environ.pop("FORCE_COLOR", None)
+    sys.stdout = stream
+    try:
+        console = output.Console()
+        console.print(output.Text(lead + text))
+        console.print(output.Padding(output.Text(lead + text), (0, 0, 0, 2)))
+    finally:
+        sys.stdout = saved
+        os.environ.clear()
+        os.environ.update(environ)
+    lines = _STYLE.sub("", stream.text()).split("\n")
+    assert all(len(line) <= width for line in lines)
+    assert all(line == line.rstrip(" " + NBSP) for line in lines)
+    kept = "".join((lead + text).replace(NBSP, " ").split())  # a word wider than a line is cut, not lost
+    assert "".join(stream.text().replace(NBSP, " ").split()) == kept + kept
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=30))
+def test_completion_of_any_shell_name(name):
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
+    try:
+        code = app.run(["completion", name])
+        written, error = sys.stdout.getvalue(), sys.stderr.getvalue()
+    finally:
+        sys.stdout, sys.stderr = saved
+    if name in SHELLS:
+        assert code == 0 and written == script(name)
+    else:
+        assert code == 2 and "Erreur : " in error and "Traceback" not in error
+
+
+@given(st.text(max_size=40))
+def test_any_pager_variable(value):
+    tty = Console(tty=True)
+    saved = os.environ.get("PAGER")
+    os.environ["PAGER"] = value.replace("\x00", "")
+    try:
+        command = output.pager_command(tty)
+    finally:
+        if saved is None:
+            os.environ.pop("PAGER", None)
+        else:
+            os.environ["PAGER"] = saved
+    assert command is None or command.strip() not in ("", "cat")
