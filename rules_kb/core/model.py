@@ -61,29 +61,24 @@ class RecordKind(enum.Enum):
 
 
 class DocumentKind(enum.Enum):
-    """What a corpus document is (``kind`` in ``corpus/manifest.toml``)."""
+    """What a corpus document is (``kind`` in ``corpus/manifest.toml``):
+    ``value`` is the manifest's word, ``label`` the French name users read
+    (``"règles complètes"``)."""
 
-    RULES = "rules"
+    def __new__(cls, value: str, label: str):
+        member = object.__new__(cls)
+        member._value_ = value
+        member.label = label
+        return member
+
+    RULES = ("rules", "règles complètes")
     """A complete edition of the comprehensive rules."""
-    RULES_EXCERPT = "rules-excerpt"
+    RULES_EXCERPT = ("rules-excerpt", "extrait des règles")
     """A page of the comprehensive rules holding one section."""
-    FAQ = "faq"
+    FAQ = ("faq", "FAQ")
     """A set FAQ: general notes, card entries and rulings."""
-    COURSE = "course"
+    COURSE = ("course", "cours")
     """A teaching article pointing to the rules."""
-
-    @property
-    def label(self) -> str:
-        """The French name users read (``"règles complètes"``)."""
-        return _DOCUMENT_KIND_LABELS[self]
-
-
-_DOCUMENT_KIND_LABELS = {
-    DocumentKind.RULES: "règles complètes",
-    DocumentKind.RULES_EXCERPT: "extrait des règles",
-    DocumentKind.FAQ: "FAQ",
-    DocumentKind.COURSE: "cours",
-}
 
 
 class Document(NamedTuple):
