@@ -708,7 +708,8 @@ def check_report(report) -> None:
     if scenario.path:
         heading.append(f"  ({scenario.path})", style="dim")
     console.print(heading)
-    console.print(Text(f"Édition {resolution.edition.id} : {resolution.edition.description}", style="dim"))
+    console.print(Text(f"Édition {resolution.edition.id} ({resolution.edition.name}) : {resolution.edition.description}",
+                       style="dim"))
     _state_tables(resolution.initial, "État de départ", resolution.initial_layering)
     _layers(report)
     before = resolution.initial

@@ -330,6 +330,7 @@ def _object_dict(obj, seen) -> dict[str, Any]:
         "attached_to": obj.attached_to or None,
         "token": obj.token,
         "timestamp": obj.timestamp,
+        "since": seen.since if seen else obj.since_or_timestamp,
     }
 
 
@@ -425,6 +426,7 @@ def check_dict(report: CheckReport) -> dict[str, Any]:
     outcome = resolution.outcome
     return {
         "edition": resolution.edition.id,
+        "edition_name": resolution.edition.name,
         "scenario": report.scenario.path or None,
         "title": report.scenario.title,
         "initial": game_state_dict(resolution.initial, resolution.initial_layering),
@@ -481,10 +483,16 @@ def export_dict(exported: Exported) -> dict[str, Any]:
 def error_dict(error: Exception, message: str | None = None) -> dict[str, Any]:
     """``{"error": {"type", "message"}}``: what ``--json`` prints on a user
     error (``message``: as the front end words it, else ``str(error)``); a
-    scenario error adds ``"file"``, ``"line"`` (null if unknown) and ``"key"``."""
+    scenario error adds ``"file"``, ``"line"`` (null if unknown), ``"key"``
+    (those of its first mistake) and ``"problems"``: every mistake of the
+    file as ``{"message", "line", "key"}``."""
     data = {"type": type(error).__name__, "message": str(error) if message is None else message}
     if type(error).__name__ == "ScenarioError":
         data.update(file=error.path or None, line=error.line or None, key=error.key or None)
+        data["problems"] = [
+            {"message": problem.detail, "line": problem.line or None, "key": problem.key or None}
+            for problem in error.problems
+        ]
     return {"error": data}
 
 

@@ -193,3 +193,15 @@ def test_check_names_an_unknown_operation_and_an_unknown_type_in_french(run_cli,
     error = result.json()["error"]
     assert "« planeswalker » n'est pas un type de carte connu" in error["message"]
     assert error["key"] == "affects_all.card_types" and error["line"] == 27
+
+
+def test_json_says_what_the_edition_follows_and_since_when_each_permanent_is_as_it_is(run_cli, tmp_path):
+    """Issue 21: the 2006-faq edition is "2004 + FAQ Spirale temporelle" (name and header);
+    each object carries its ``since`` (502.15k: timestamp 1 kept, in play as it is since 5)."""
+    path = tmp_path / "phase.toml"
+    path.write_text(run_cli("check", "--example", "legendes-en-phase").stdout, encoding="utf-8")
+    data = run_cli("check", str(path), "--edition", "2006-faq", "--json").json()
+    assert data["edition"] == "2006-faq" and data["edition_name"] == "2004 + FAQ Spirale temporelle"
+    assert [(o["timestamp"], o["since"]) for o in data["initial"]["permanents"]] == [(1, 5), (3, 5)]
+    shown = run_cli("check", str(path), "--edition", "2006-faq")
+    assert "2004 + FAQ Spirale temporelle" in flat(shown.stdout)

@@ -534,3 +534,81 @@ def test_the_acceptance_example_2_2_destroyed_then_its_aura(kb):
         [("420.5d", "put_into_graveyard", ("guide",))],
     ]
     assert Action.DESTROY.regeneration and not Action.PUT_INTO_GRAVEYARD.regeneration
+
+
+# -- issue 21: "since when", not the timestamp (420.5e, 420.5i, 502.15k) ------------------
+
+
+def test_502_15k_two_legends_phasing_in_together_both_go():
+    """502.15k: permanents phasing in together keep their old timestamps, but "si deux
+    légendes avec le même nom passent en phase ensemble, toutes deux sont mises dans les
+    cimetières" — they have been legends in play since the same moment (since)."""
+    resolution = resolve(legend("a", "Dralnu", 1, since=5) + legend("b", "Dralnu", 3, "Bob", since=5))
+    assert actions(resolution) == [[("420.5e", "put_into_graveyard", ("a", "b"))]]
+    assert "(5)" in resolution.rounds[0].events[0].reason
+
+
+def test_502_15k_the_bundled_example_gives_the_printed_outcome(kb):
+    from rules_kb.checker.report import example
+
+    report = check_scenario(kb, parse_scenario(example("legendes-en-phase").text))
+    assert actions(report.resolution) == [[("420.5e", "put_into_graveyard", ("dralnu-alice", "dralnu-bob"))]]
+
+
+def test_420_5e_since_defaults_to_the_timestamp_and_overrides_it_when_given():
+    """420.5e compares how long each has been a legend: a legend that phased in at 6
+    (timestamp 1 kept, 418.5e) goes before one in play since 4."""
+    resolution = resolve(legend("a", "Dralnu", 1, since=6) + legend("b", "Dralnu", 4, "Bob"))
+    assert actions(resolution) == [[("420.5e", "put_into_graveyard", ("a",))]]
+    assert "en jeu comme tel depuis le moment 4" not in resolution.rounds[0].events[0].reason
+    assert "tampon horaire 4" in resolution.rounds[0].events[0].reason
+
+
+def test_420_5e_a_dimir_doppelganger_that_copies_a_legend_later_is_the_newer_legend():
+    """Sosie dimir (in play since 1) becomes a copy of an exiled Dralnu by an effect with
+    timestamp 5: it has been a legend named Dralnu since 5 (the copy effect's own timestamp,
+    418.5g), so it goes and the Dralnu in play since 3 stays (420.5e)."""
+    text = table(id="dralnu-exil", name="Dralnu", controller="Alice", card_types=["créature"],
+                 supertypes=["légendaire"], power=3, toughness=3, zone="retiré de la partie")
+    text += creature("sosie", 0, 2, name="Sosie dimir", timestamp=1)
+    text += legend("dralnu", "Dralnu", 3, "Bob")
+    text += table("effect", id="copie", text="Le Sosie dimir devient une copie de cette carte.", timestamp=5,
+                  affects=["sosie"], copy_of="dralnu-exil")
+    resolution = resolve(text)
+    assert actions(resolution) == [[("420.5e", "put_into_graveyard", ("sosie",))]]
+    assert zone(resolution, "dralnu") is Zone.BATTLEFIELD
+
+
+def test_420_5i_the_world_enchantment_in_play_for_the_shortest_time_stays_by_since():
+    """420.5i: "sauf celui qui a été un enchantement du monde depuis le moins de temps" —
+    one that phased in at 6 (timestamp 1 kept) is newer than one with timestamp 4."""
+    resolution = resolve(world("a", 1).replace("timestamp = 1", "timestamp = 1\nsince = 6") + world("b", 4))
+    assert actions(resolution) == [[("420.5i", "put_into_graveyard", ("b",))]]
+
+
+def test_since_must_be_an_integer():
+    from rules_kb.checker.scenario import ScenarioError
+
+    with pytest.raises(ScenarioError, match="since") as caught:
+        parse_scenario(PLAYERS + legend("a", "Dralnu", 1, since="hier"))
+    assert "entier" in str(caught.value)
+
+
+def test_217_8d_the_bundled_example_a_phased_out_token_ceases_to_exist_its_aura_stays(kb):
+    """217.8d: tokens in the phased-out zone cease to exist (420.5f); an aura enchanting a
+    token that phased out stays in the phased-out zone."""
+    from rules_kb.checker.report import example
+
+    report = check_scenario(kb, parse_scenario(example("jetons-hors-phase").text))
+    assert actions(report.resolution) == [[("420.5f", "cease_to_exist", ("saproling",))]]
+    assert zone(report.resolution, "peur") is Zone.PHASED_OUT
+
+
+def test_420_5e_a_permanent_made_legendary_later_is_the_newer_legend():
+    """420.5e: "celui qui a été une légende ou un permanent légendaire avec ce nom depuis le
+    plus de temps" — b, in play since 1, becomes legendary by an effect with timestamp 5:
+    it goes, a (a legend since 3) stays."""
+    text = legend("a", "Dralnu", 3) + legend("b", "Dralnu", 1, "Bob", supertypes=[])
+    text += table("effect", id="sacre", timestamp=5, affects=["b"], add_supertypes=["légendaire"])
+    resolution = resolve(text)
+    assert actions(resolution) == [[("420.5e", "put_into_graveyard", ("b",))]]

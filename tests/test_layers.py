@@ -559,3 +559,209 @@ def test_valid_effects_always_compute_and_file_order_does_not_matter(statics, ef
         assert (seen.power is None) == (not seen.is_creature), object_id
         for result in first.layers:
             assert all(target in first.final for step in result.steps for target in step.objects)
+
+
+# -- issue 21: an effect that started keeps its later parts (418.5b) ------------------------
+
+HUMILITY = dict(id="humilite-effet", text="Toutes les créatures perdent toutes leurs capacités et sont 1/1.",
+                affects_all={"card_types": ["créature"]}, remove_all_abilities=True, set_power_toughness=[1, 1])
+OPALESCENCE = dict(id="opalescence-effet",
+                   text="Chaque autre enchantement non-Aura est une créature en plus de ses autres types et a une "
+                        "force et une endurance égales chacune à son coût converti de mana.",
+                   affects_all={"card_types": ["enchantement"], "not_subtypes": ["local"], "other": True},
+                   add_card_types=["créature"], set_power_toughness="mana_value")
+
+
+def _humility_and_opalescence(humility: int, opalescence: int) -> str:
+    text = enchantment("humilite", humility, mana_value=4) + static(**HUMILITY)
+    text += enchantment("opalescence", opalescence, mana_value=4) + static(**OPALESCENCE)
+    text += enchantment("croisade", 3, mana_value=2) + static(**WHITE_BONUS)
+    text += creature("ours", 2, 2, colors=["blanc"], abilities=["vol"], timestamp=4)
+    return text
+
+
+@pytest.mark.parametrize("humility, opalescence", [(2, 1), (1, 2)])
+def test_humility_made_a_creature_by_opalescence_still_makes_every_creature_1_1(humility, opalescence):
+    """The issue's acceptance, Humilité and Opalescence in both timestamp orders.
+    418.5b (2004): Humility's effect starts in layer 5, where Humility (a
+    4/4 creature from Opalescence in layer 4) loses its own ability with
+    every creature; an effect that has started keeps applying its later
+    parts, so its 1/1 still applies in layer 6 — 418.4b only asks that its
+    permanent be in play. The famous ruling (Opalescence earlier: Humility
+    is 4/4 then 1/1 by its own effect; Humility earlier: each enchantment
+    keeps its mana value) needs both P/T parts in one layer with a
+    dependency (418.5c-d). The 2004 text does not allow it: Opalescence
+    changes a type, so all its parts, P/T included, apply in layer 4
+    (418.5b), and 418.5c only relates effects of the same layer. The
+    checker follows the printed 2004 text: every creature and every other
+    enchantment is 1/1 with no abilities, whatever the order."""
+    result = layered(_humility_and_opalescence(humility, opalescence))
+    for object_id in ("humilite", "croisade", "ours"):
+        seen = result.final[object_id]
+        assert (seen.power, seen.toughness, seen.abilities, seen.statics) == (1, 1, (), ()), object_id
+    assert not result.final["opalescence"].is_creature and result.final["opalescence"].statics
+    step = next(s for s in result.layers[Layer.POWER_TOUGHNESS - 1].steps if s.effect == "humilite-effet")
+    assert step.kind is not StepKind.ENDED and "418.5b" in step.rules and "perdu la capacité" in step.reason
+    assert set(step.objects) == {"humilite", "croisade", "ours"}
+    assert all(s.effect != "humilite-effet" or s.kind is not StepKind.ENDED
+               for layer in result.layers for s in layer.steps)
+
+
+def test_humility_keeps_three_lands_turned_0_0_creatures_alive(kb):
+    """The issue's second case: Treillage de mycosynthèse makes every permanent an artifact, Marche des
+    machines makes each non-creature artifact a creature with P/T equal to its mana value (lands: 0/0),
+    Humilité (now a creature too) loses its ability in layer 5 but its 1/1 applies in layer 6 (418.5b):
+    the lands are 1/1 and stay (no 420.5b)."""
+    text = enchantment("humilite", 1, mana_value=4) + static(**HUMILITY)
+    text += table(id="treillage", name="Treillage de mycosynthèse", controller="Alice", card_types=["artefact"],
+                  mana_value=6, timestamp=2)
+    text += static(text="Tous les permanents sont des artefacts en plus de leurs autres types.",
+                   affects_all={}, add_card_types=["artefact"])
+    text += enchantment("marche", 3, mana_value=4) + static(
+        text="Chaque artefact non-créature est une créature-artefact avec une force et une endurance égales "
+             "chacune à son coût converti de mana.",
+        affects_all={"card_types": ["artefact"], "not_card_types": ["créature"]},
+        add_card_types=["créature"], set_power_toughness="mana_value")
+    for number in range(3):
+        text += table(id=f"terrain-{number}", name="Forêt", controller="Alice", card_types=["terrain"],
+                      supertypes=["de base"], subtypes=["forêt"], timestamp=4 + number)
+    result = layered(text)
+    assert {object_id: pt(result, object_id) for object_id in result.final} == dict.fromkeys(
+        ["humilite", "treillage", "marche", "terrain-0", "terrain-1", "terrain-2"], (1, 1))
+    report = check_scenario(kb, parse_scenario(text))
+    assert report.resolution.events == ()
+
+
+def test_an_ability_removed_before_its_effect_starts_never_applies_its_later_parts():
+    """418.4b, kept: the aura removes the lord's abilities in layer 5 before the lord's
+    effect (flying in layer 5, +1/+1 in layer 6) starts, so neither part ever applies."""
+    text = creature("lord", 1, 1, timestamp=1) + static(
+        id="lord-effect", add_abilities=["vol"], modify_power_toughness=[1, 1],
+        affects_all={"card_types": ["créature"], "other": True})
+    text += creature("c", 2, 2, timestamp=2)
+    text += table(id="aura", name="Humilité locale", controller="Alice", card_types=["enchantement"],
+                  subtypes=["local"], enchant=["créature"], attached_to="lord", timestamp=3)
+    text += static(id="aura-loses", affects="enchanted", remove_all_abilities=True)
+    result = layered(text)
+    assert pt(result, "c") == (2, 2) and not result.final["c"].has_ability("vol")
+    kinds = [(s.effect, s.kind) for s in result.layers[Layer.POWER_TOUGHNESS - 1].steps]
+    assert kinds == [("lord-effect", StepKind.ENDED)]
+
+
+# -- issue 21: setting a basic land type replaces land types only (212.6e) -------------------
+
+BLOOD_MOON = dict(id="lune-effet", text="Les terrains non-de base sont des montagnes.",
+                  affects_all={"card_types": ["terrain"], "not_supertypes": ["de base"]}, set_subtypes=["montagne"])
+
+
+@pytest.mark.parametrize("moon, animation", [(3, 2), (1, 2)])
+def test_212_6e_blood_moon_keeps_the_creature_type_of_an_animated_mishras_factory(moon, animation):
+    """212.6e (2004): a land that becomes a basic land type "n'est plus de son ancien type" and
+    "changer le type d'un terrain n'ajoute ni ne retire d'autres types (comme le type de
+    créature)": under Lune de sang an animated Usine de Mishra stays an Assembleur, in
+    both timestamp orders, and keeps only the Mountain's mana ability of its text."""
+    text = table(id="usine", name="Usine de Mishra", controller="Alice", card_types=["terrain"],
+                 abilities=["{1} : L'Usine de Mishra devient une créature-artefact 2/2 Assembleur jusqu'à la fin "
+                            "du tour. C'est toujours un terrain."], timestamp=1)
+    text += enchantment("lune", moon) + static(**BLOOD_MOON)
+    text += effect("animation", animation, ["usine"], add_card_types=["artefact", "créature"],
+                   add_subtypes=["assembleur"], set_power_toughness=[2, 2])
+    result = layered(text)
+    seen = result.final["usine"]
+    assert seen.has_subtype("assembleur") and seen.has_subtype("montagne")
+    assert seen.card_types == {CardType.LAND, CardType.ARTIFACT, CardType.CREATURE}
+    assert (seen.power, seen.toughness) == (2, 2)
+    assert seen.abilities == ("{T} : Ajoutez {R} à votre réserve.",)
+    moon_step = next(s for s in result.layers[Layer.TYPE - 1].steps if s.effect == "lune-effet")
+    assert moon_step.overrides == ()  # nothing the animation wrote is undone
+
+
+def test_212_6e_a_printed_land_type_is_replaced():
+    """212.6e (2004): a land's printed subtypes are land types (205.3b): under Lune de sang a
+    Tour d'Urza is a Mountain only; a basic land is untouched."""
+    text = table(id="tour", name="Tour d'Urza", controller="Alice", card_types=["terrain"],
+                 subtypes=["urza", "tour"], timestamp=1)
+    text += table(id="foret", name="Forêt", controller="Alice", card_types=["terrain"], supertypes=["de base"],
+                  subtypes=["forêt"], timestamp=2)
+    text += enchantment("lune", 3) + static(**BLOOD_MOON)
+    result = layered(text)
+    assert result.final["tour"].subtypes == ("montagne",)
+    assert result.final["foret"].subtypes == ("forêt",)
+
+
+# -- issue 21: what the 2006-faq edition follows ---------------------------------------------
+
+
+def test_the_2006_faq_edition_says_it_is_2004_plus_the_time_spiral_faq_everywhere():
+    """The 2006-faq edition applies switching last (the FAQ's ruling on the Transmutateur
+    crocheserre) but keeps the 2004 order of layer 6 — counters after characteristic-defining
+    abilities, before every other effect, P/T-setting ones included (418.5a, 2004) — not the
+    Time Spiral rulebook's sublayers, which the corpus does not print. Its name, description
+    and every trace of the orders it changes say so."""
+    faq = EDITIONS["2006-faq"]
+    assert faq.name == "2004 + FAQ Spirale temporelle"
+    assert "2004" in faq.description and "n'imprime pas" in faq.description
+    text = creature("c", 1, 3, counters={"+1/+1": 1}) + effect("sw", 5, ["c"], switch_power_toughness=True)
+    text += effect("set", 6, ["c"], set_power_toughness=[0, 2])
+    result = layered(text, "2006-faq")
+    steps = result.layers[Layer.POWER_TOUGHNESS - 1].steps
+    assert [s.effect for s in steps] == [COUNTERS, "set", "sw"]
+    assert pt(result, "c") == (2, 0)  # counters 2/4, set 0/2, switch last: 2/0 (2004 + FAQ order)
+    for step in (steps[0], steps[2]):
+        assert faq.name in step.reason, step.reason
+    assert EDITIONS["2004"].name not in steps[0].reason  # only the edition followed is named
+    assert EDITIONS["2004"].name in layered(text).layers[Layer.POWER_TOUGHNESS - 1].steps[0].reason
+
+
+# -- issue 21: the printed examples of 418.3b, 418.4b, 418.6a and 418.6b -----------------------
+
+
+def test_418_3b_example_a_resolved_effect_keeps_the_creatures_white_when_it_resolved():
+    """418.3b's example: the knight, white at resolution then red, keeps +1/+1; the zombie, black then white, not."""
+    result = bundled("couches-effet-resolu")
+    assert pt(result, "chevalier") == (3, 3) and pt(result, "zombie") == (2, 2)
+
+
+def test_418_4b_example_a_static_ability_follows_the_current_colour():
+    """418.4b's example: a creature that becomes white gets the bonus, one that stops being white loses it."""
+    result = bundled("couches-capacite-statique")
+    assert pt(result, "chevalier") == (2, 2) and pt(result, "zombie") == (3, 3)
+
+
+def test_418_6a_example_a_land_type_word_changes_never_a_name():
+    """418.6a: the land type in "traversée des marais" changes; the name "Fantôme des
+    marais", and the basic land named Marais, do not."""
+    result = bundled("couches-nom-propre")
+    assert result.final["fantome"].abilities == ("traversée des îles",)
+    assert result.final["fantome"].name == "Fantôme des marais"
+    assert result.final["marais"].subtypes == ("marais",) and result.final["marais"].name == "Marais"
+
+
+def test_418_6b_example_an_added_ability_is_not_text():
+    """418.6b: the printed protection changes colour word, the added one does not."""
+    result = bundled("couches-capacite-ajoutee")
+    assert result.final["chevalier"].abilities == (
+        "initiative", "protection contre le bleu", "protection contre le rouge")
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_bundled_humility_and_opalescence_example_checks_1_1_in_both_orders(kb, swap):
+    """The issue's acceptance through ``check``: every other enchantment and every creature
+    is 1/1 with no abilities, whichever of Humilité and Opalescence is older (418.5b, 2004)."""
+    text = example("couches-humilite-opalescence").text
+    if swap:
+        text = text.replace("timestamp = 1\n", "timestamp = 9\n")
+    report = check_scenario(kb, parse_scenario(text))
+    seen = report.resolution.final_layering.final
+    for object_id in ("humilite", "croisade", "ours"):
+        assert (seen[object_id].power, seen[object_id].toughness, seen[object_id].abilities) == (1, 1, ()), object_id
+    assert not seen["opalescence"].is_creature
+    assert report.resolution.events == ()
+
+
+@pytest.mark.parametrize("moon", [3, 1])
+def test_the_bundled_blood_moon_example_keeps_the_assembly_worker(kb, moon):
+    """The issue's acceptance through ``check``: 212.6e (2004), Lune de sang and an animated Usine de Mishra."""
+    text = example("couches-lune-de-sang").text.replace("timestamp = 3\n", f"timestamp = {moon}\n")
+    seen = check_scenario(kb, parse_scenario(text)).resolution.final_layering.final["usine"]
+    assert set(seen.subtypes) == {"assembleur", "montagne"} and seen.is_creature and (seen.power, seen.toughness) == (2, 2)

@@ -27,6 +27,10 @@ class Characteristics:
     (418.4), ``enchant`` the designations after "Enchanter :" (212.4c), both
     part of its text; ``applied`` the ids of the continuous effects that
     modified it, in the order they applied (``"counters"`` for its counters).
+    ``since`` is the moment it has been what it is: the object's ``since``
+    (by default its timestamp), or the timestamp of the latest effect that
+    made it a copy (503.2), a legend or a world enchantment, which the
+    legend and world rules compare (420.5e, 420.5i).
     """
 
     name: str
@@ -42,6 +46,7 @@ class Characteristics:
     statics: tuple[ContinuousEffect, ...] = ()
     enchant: tuple[str, ...] = ()
     applied: tuple[str, ...] = ()
+    since: int = 0
 
     def is_a(self, card_type: CardType) -> bool:
         """Whether the object has this card type."""
@@ -105,6 +110,7 @@ def printed(obj: GameObject) -> Characteristics:
         toughness=obj.toughness,
         statics=obj.statics,
         enchant=obj.enchant,
+        since=obj.since_or_timestamp,
     )
 
 

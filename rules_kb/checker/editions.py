@@ -74,7 +74,9 @@ class Edition:
     what changed). ``state_based_actions`` maps each state-based action of
     the edition to its rule number, in the order the rules list them.
     ``draw_rule`` is the rule saying that players losing at once is a draw.
-    ``description`` says in French what the edition is.
+    ``name`` says in a few French words which rule sets it follows
+    (``"2004 + FAQ Spirale temporelle"``: every trace of an order the FAQ
+    changes names it), ``description`` says it in a sentence.
 
     ``switch_last`` says whether effects that switch power and toughness
     apply after every other layer-6 effect (else in timestamp order with
@@ -88,6 +90,7 @@ class Edition:
     state_based_actions: dict[StateBasedAction, str]
     draw_rule: str
     description: str
+    name: str = ""
     switch_last: bool = False
     switch_rule: str = "418.5i"
     switch_ruling: tuple[str, int] | None = None
@@ -115,6 +118,7 @@ _2004 = Edition(
     },
     draw_rule="102.4",
     description="Règles complètes du 1er juin 2004 (v3.05).",
+    name="règles complètes 2004",
 )
 
 _2006_FAQ = replace(
@@ -123,10 +127,15 @@ _2006_FAQ = replace(
     text_editions=("2006-faq", "2004"),
     state_based_actions={**_2004.state_based_actions, StateBasedAction.COUNTERS_CANCEL: "420.5n"},
     description=(
-        "Règles de 2004 avec ce que la FAQ de Spirale temporelle (août 2006) change : "
-        "l'effet basé sur un état 420.5n (marqueurs +1/+1 et -1/-1) et l'échange de la force "
-        "et de l'endurance appliqué en dernier (décision sur le Transmutateur crocheserre)."
+        "Les règles complètes de 2004, plus ce que la FAQ de "
+        "Spirale temporelle (août 2006) change — l'effet basé sur un état 420.5n (marqueurs +1/+1 "
+        "et -1/-1) et l'échange de la force et de l'endurance appliqué en dernier (décision sur le "
+        "Transmutateur crocheserre). Tout le reste suit 2004, dont l'ordre de la couche 6 : "
+        "marqueurs après les capacités de définition de caractéristique et avant les autres effets, "
+        "y compris ceux qui fixent la force et l'endurance (418.5a de 2004). Ce n'est pas l'ordre "
+        "des règles de Spirale temporelle (sous-couches), que le corpus n'imprime pas."
     ),
+    name="2004 + FAQ Spirale temporelle",
     switch_last=True,
     switch_ruling=("Transmutateur crocheserre", 0),
 )

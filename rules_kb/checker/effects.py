@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from rules_kb.core.vocabulary import CardType, Color, Supertype
+from rules_kb.core.vocabulary import CardType, Color, Supertype, Zone
 
 
 class Layer(enum.IntEnum):
@@ -69,8 +69,13 @@ class Operation(enum.Enum):
 
     COPY_OF = ("copy_of", Layer.COPY)
     """Become a copy of an object: its copiable values (503.2). Value: an object id."""
+    COPY_EXCEPT = ("copy_except", Layer.COPY)
+    """The exceptions of a copy effect ("… sauf pour sa couleur", "… et
+    acquiert …"), applied right after its ``copy_of`` and so part of the
+    copiable values (503.3). Value: ``(Operation, value)`` pairs."""
     SET_CONTROLLER = ("set_controller", Layer.CONTROL)
-    """Value: a player's name."""
+    """Value: a player's name, or :data:`YOU`: the controller of the
+    permanent with the ability, whoever that is (212.4i)."""
     CHANGE_TEXT = ("change_text", Layer.TEXT)
     """Replace a word of the text (418.6). Value: a :class:`TextChange`."""
     SET_CARD_TYPES = ("set_card_types", Layer.TYPE)
@@ -84,12 +89,16 @@ class Operation(enum.Enum):
     SET_COLORS = ("set_colors", Layer.OTHER)
     ADD_COLORS = ("add_colors", Layer.OTHER)
     ADD_ABILITIES = ("add_abilities", Layer.OTHER)
+    ADD_STATICS = ("add_statics", Layer.OTHER)
+    """Grant static abilities that create continuous effects (418.4), not
+    only keywords. Value: :class:`ContinuousEffect` records, acting from
+    the permanent that has them."""
     REMOVE_ABILITIES = ("remove_abilities", Layer.OTHER)
     REMOVE_ALL_ABILITIES = ("remove_all_abilities", Layer.OTHER)
     SET_POWER_TOUGHNESS = ("set_power_toughness", Layer.POWER_TOUGHNESS)
-    """Value: ``(power, toughness)`` or :data:`MANA_VALUE`."""
+    """Value: ``(power, toughness)``, :data:`MANA_VALUE` or a :class:`Count`."""
     MODIFY_POWER_TOUGHNESS = ("modify_power_toughness", Layer.POWER_TOUGHNESS)
-    """Value: ``(power change, toughness change)``."""
+    """Value: ``(power change, toughness change)`` or a :class:`Count`."""
     SWITCH_POWER_TOUGHNESS = ("switch_power_toughness", Layer.POWER_TOUGHNESS)
     """Exchange power and toughness (418.5i). Value: True."""
 
@@ -139,7 +148,10 @@ class Selector:
     (``colors = ["blanc", "noir"]``: white or black). ``not_*`` lists
     exclude. ``controller`` is ``""`` (anyone), :data:`YOU` (the
     controller of the ability's permanent), :data:`OPPONENT` (anyone else)
-    or a player's name; ``other`` excludes the ability's own permanent."""
+    or a player's name; ``other`` excludes the reference object and
+    ``shares_subtype`` keeps the permanents sharing a subtype with it (the
+    reference is the ability's own permanent for ``affects_all``, the
+    permanent being modified for a :class:`Count`)."""
 
     card_types: frozenset[CardType] = frozenset()
     colors: frozenset[Color] = frozenset()
@@ -147,8 +159,29 @@ class Selector:
     supertypes: frozenset[Supertype] = frozenset()
     not_card_types: frozenset[CardType] = frozenset()
     not_supertypes: frozenset[Supertype] = frozenset()
+    not_subtypes: tuple[str, ...] = ()
+    not_colors: frozenset[Color] = frozenset()
     controller: str = ""
     other: bool = False
+    shares_subtype: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A power and toughness value that varies: ``n × each + plus``, where
+    ``n`` is the number of objects in ``zone`` that ``selector`` matches,
+    counted again each time the layer applies (418.4a), so again at each
+    check of the state-based effects (420.3). ``"+1/+1 pour chaque autre
+    créature"`` is ``Count(Selector(card_types=…, other=True))`` in
+    ``modify_power_toughness``; ``"force et endurance égales au nombre de
+    cartes dans votre main"`` is ``Count(Selector(controller=YOU),
+    Zone.HAND)`` in ``set_power_toughness``. Both values are
+    ``(power, toughness)`` pairs."""
+
+    selector: Selector
+    zone: Zone = Zone.BATTLEFIELD
+    each: tuple[int, int] = (1, 1)
+    plus: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

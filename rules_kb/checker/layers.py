@@ -3,8 +3,10 @@ permanent, computed as 418.5 of the 2004 rules says, with the work shown.
 
 For each layer (418.5a) the effects that apply in it are gathered from the
 resolved effects of the state and the static abilities the permanents have
-*at that point* (a static ability removed in an earlier layer, or earlier in
-the same layer, no longer exists, 418.4b). Within a layer:
+*at that point* (a static ability removed before the layer where its effect
+starts, or earlier in that layer, never applies, 418.4b), plus the effects
+that started applying in an earlier layer and whose permanent is still in
+play, even without the ability (418.5b: each part in its own layer). Within a layer:
 characteristic-defining abilities first, then (layer 6) counters, then the
 other effects (and, where the edition says so, switching last); each group
 in timestamp order (418.5e–g) unless an effect depends on another (418.5c),
@@ -50,10 +52,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed
+from rules_kb.checker import counting
 from rules_kb.checker.editions import EDITIONS, Edition
 from rules_kb.checker.effects import (
     MANA_VALUE,
-    OPPONENT,
+    Count,
     YOU,
     ContinuousEffect,
     Layer,
@@ -64,7 +67,7 @@ from rules_kb.checker.effects import (
 )
 from rules_kb.checker.state import GameState, power_toughness_counter
 from rules_kb.core.text import fold
-from rules_kb.core.vocabulary import CardType
+from rules_kb.core.vocabulary import CardType, Supertype
 
 #: The id of the counters' step in layer 6.
 COUNTERS = "counters"
@@ -181,6 +184,8 @@ class _Context:
 
     state: GameState
     values: Mapping[str, Characteristics]
+    target: str = ""
+    """The id of the object being modified."""
 
 
 def _copiable(context: _Context, object_id: str) -> Characteristics:
@@ -214,6 +219,17 @@ def copy_of(seen: Characteristics, object_id: str, context: _Context) -> Charact
     )
 
 
+@operation(Operation.COPY_EXCEPT)
+def copy_except(seen: Characteristics, exceptions, context: _Context) -> Characteristics:
+    """Apply the exceptions of a copy effect after the copy, in layer 1, so
+    that they are copiable values too. Implements 503.3 (2004; its example:
+    a Clone copying a Doppleganger vésuvéen that copies a Grizzli "sauf pour
+    sa couleur" is a blue Grizzli with the Doppleganger's ability)."""
+    for kind, value in exceptions:
+        seen = OPERATIONS[kind](seen, value, context)
+    return seen
+
+
 @operation(Operation.SET_CONTROLLER)
 def set_controller(seen: Characteristics, player: str, context: _Context) -> Characteristics:
     """Change the controller. Layer 2 of 418.5a (2004)."""
@@ -231,8 +247,8 @@ def _same_case(model: str, word: str) -> str:
 def replace_words(text: str, change: TextChange, names: tuple[str, ...] = ()) -> str:
     """``text`` with every word ``change`` allows replaced: a colour word in
     any of its forms (``"blanches"`` → ``"noires"``), or a subtype, singular
-    or plural; never inside one of ``names`` (418.6a: a name is never
-    changed, even when it contains such a word)."""
+    or plural; never inside one of ``names``, matched with their case
+    (418.6a: a name is never changed, even when it contains such a word)."""
     if change.is_color:
         forms = dict(zip(change.old.inflections, change.new.inflections))
     else:
@@ -242,8 +258,10 @@ def replace_words(text: str, change: TextChange, names: tuple[str, ...] = ()) ->
                          re.IGNORECASE)
     protected = [name for name in names if name]
     if protected:
-        shield = re.compile("|".join(re.escape(name) for name in sorted(protected, key=len, reverse=True)),
-                            re.IGNORECASE)
+        # A name is matched with its case, whole words only: card text writes
+        # « le Marais » for a name, « marais » for the land type (418.6a).
+        shield = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in sorted(protected, key=len, reverse=True))
+                            + r")\b")
         parts = shield.split(text)
         kept = shield.findall(text)
     else:
@@ -349,16 +367,31 @@ _set_and_add("supertypes", Operation.SET_SUPERTYPES, Operation.ADD_SUPERTYPES, "
 _set_and_add("colors", Operation.SET_COLORS, Operation.ADD_COLORS, "colours (none: colourless)")
 
 
+def _land_types(context: _Context) -> set[str]:
+    """The subtypes (folded) of the modified object that are land types: the
+    basic land types (212.6d), and every subtype printed on it if it was
+    printed as a land that is not a creature (205.3b, 205.3e). A subtype
+    that only an effect gave a land creature is taken for a creature type."""
+    kinds = {fold(name) for name in BASIC_LAND_TYPES}
+    obj = context.state.object(context.target)
+    if obj is not None and CardType.LAND in obj.card_types and CardType.CREATURE not in obj.card_types:
+        kinds |= {fold(subtype) for subtype in obj.subtypes}
+    return kinds
+
+
 @operation(Operation.SET_SUBTYPES)
 def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
-    """Replace the subtypes. A land given one or more basic land types keeps
-    only their mana abilities of its text (and no static ability of its
-    text). Implements 212.6e (2004)."""
+    """Replace the subtypes. A land given one or more basic land types loses
+    its old land types only — its other subtypes (a creature type) stay, as
+    do its card types and supertypes — and keeps only their mana abilities
+    of its text (and no static ability of its text). Implements 212.6e (2004)."""
     changed = replace(seen, subtypes=tuple(dict.fromkeys(subtypes)))
     basic = _basic_land_types(subtypes)
     if CardType.LAND in seen.card_types and basic:
+        land_types = _land_types(context)
+        kept = tuple(subtype for subtype in seen.subtypes if fold(subtype) not in land_types)
         mana = tuple(f"{{T}} : Ajoutez {{{BASIC_LAND_TYPES[name]}}} à votre réserve." for name in basic)
-        changed = replace(changed, abilities=mana, statics=())
+        changed = replace(changed, subtypes=_appended(kept, subtypes), abilities=mana, statics=())
     return changed
 
 
@@ -390,6 +423,14 @@ def remove_subtypes(seen: Characteristics, subtypes, context: _Context) -> Chara
 def add_abilities(seen: Characteristics, abilities, context: _Context) -> Characteristics:
     """Grant abilities (one instance of each is enough). Layer 5 of 418.5a (2004)."""
     return replace(seen, abilities=_appended(seen.abilities, abilities))
+
+
+@operation(Operation.ADD_STATICS)
+def add_statics(seen: Characteristics, statics, context: _Context) -> Characteristics:
+    """Grant static abilities: from the next layer on, their effects act from
+    this permanent, with its timestamp (418.4, 418.5f). Layer 5 of 418.5a (2004)."""
+    present = {effect.id for effect in seen.statics}
+    return replace(seen, statics=seen.statics + tuple(effect for effect in statics if effect.id not in present))
 
 
 @operation(Operation.REMOVE_ABILITIES)
@@ -449,13 +490,17 @@ def _writes(kind: Operation) -> tuple[str, bool]:
 @dataclass(frozen=True, slots=True)
 class _Instance:
     """An effect as it stands in one layer: its current wording, the
-    permanent it acts from (``""`` for a resolved effect) and its timestamp."""
+    permanent it acts from (``""`` for a resolved effect) and its timestamp.
+    ``started`` says it applied in an earlier layer: it then keeps applying
+    its later parts while its permanent is in play, even without the
+    ability (418.5b, 418.4b)."""
 
     id: str
     effect: ContinuousEffect
     source: str
     timestamp: int
     order: tuple[int, int, int]
+    started: bool = False
 
 
 def _instances(layer: Layer, state: GameState, values: Mapping[str, Characteristics]) -> dict[tuple, _Instance]:
@@ -478,7 +523,10 @@ def _instances(layer: Layer, state: GameState, values: Mapping[str, Characterist
 
 def _current(key: tuple, instance: _Instance, values: Mapping[str, Characteristics]) -> _Instance | None:
     """The instance as the current values word it, or None once its
-    permanent no longer has the ability (418.4b)."""
+    permanent no longer has the ability and the effect has not started
+    applying. An effect that applied in an earlier layer keeps applying its
+    later parts, as last worded, while its permanent is in play. Implements
+    418.4b and 418.5b (2004)."""
     source, effect_id = key
     if not source:
         return instance
@@ -488,32 +536,22 @@ def _current(key: tuple, instance: _Instance, values: Mapping[str, Characteristi
     for effect in seen.statics:
         if effect.id == effect_id:
             return replace(instance, effect=effect)
-    return None
+    return instance if instance.started else None
+
+
+def _lost(instance: _Instance, values: Mapping[str, Characteristics]) -> bool:
+    """Whether a started effect acts although its permanent lost the ability."""
+    seen = values.get(instance.source)
+    return bool(instance.source and instance.started and seen is not None
+                and all(effect.id != instance.effect.id for effect in seen.statics))
 
 
 def _selected(selector: Selector, object_id: str, seen: Characteristics, source: str,
               values: Mapping[str, Characteristics]) -> bool:
-    """Whether a permanent matches an ``affects_all`` selector now (418.4a)."""
-    if selector.other and object_id == source:
-        return False
-    if selector.card_types and not selector.card_types & seen.card_types:
-        return False
-    if selector.colors and not selector.colors & seen.colors:
-        return False
-    if selector.supertypes and not selector.supertypes & seen.supertypes:
-        return False
-    if selector.subtypes and not any(seen.has_subtype(subtype) for subtype in selector.subtypes):
-        return False
-    if selector.not_card_types & seen.card_types or selector.not_supertypes & seen.supertypes:
-        return False
-    if selector.controller:
-        you = values[source].controller if source in values else ""
-        if selector.controller == YOU:
-            return seen.controller == you
-        if selector.controller == OPPONENT:
-            return seen.controller != you
-        return seen.controller == selector.controller
-    return True
+    """Whether a permanent matches an ``affects_all`` selector now (418.4a):
+    :func:`rules_kb.checker.counting.selected`, relative to the ability's permanent."""
+    you = values[source].controller if source in values else ""
+    return counting.selected(selector, object_id, seen, source, values.get(source), you)
 
 
 def affected(instance: _Instance, state: GameState, values: Mapping[str, Characteristics]) -> tuple[str, ...]:
@@ -553,6 +591,9 @@ def _signature(key: tuple, instance: _Instance, layer: Layer, state: GameState,
             reads.append(_copiable(context, value))
         elif operation is Operation.SET_POWER_TOUGHNESS and value == MANA_VALUE:
             reads.append(tuple(values[object_id].mana_value for object_id in targets))
+        elif isinstance(value, Count) or (operation is Operation.SET_CONTROLLER and value == YOU):
+            reads.append(tuple(counting.resolve(operation, value, state, values, current.source, object_id)
+                               for object_id in targets))
     return current.effect, targets, tuple(reads)
 
 
@@ -564,9 +605,20 @@ def _apply(instance: _Instance, operations, state: GameState, values: Mapping[st
     for object_id in targets:
         seen = values[object_id]
         for operation, value in operations:
-            seen = OPERATIONS[operation](seen, value, context)
+            value = counting.resolve(operation, value, state, values, instance.source, object_id)
+            before = seen
+            seen = OPERATIONS[operation](seen, value, replace(context, target=object_id))
+            if operation is Operation.COPY_OF or _became_legend_or_world(before, seen):
+                # It is what it is since this effect's own timestamp (418.5f-g), for 420.5e and 420.5i.
+                seen = replace(seen, since=max(seen.since, instance.timestamp))
         changed[object_id] = replace(seen, applied=seen.applied + (instance.id,))
     return changed, targets
+
+
+def _became_legend_or_world(before: Characteristics, after: Characteristics) -> bool:
+    """Whether an operation made a permanent a legend or a world enchantment (420.5e, 420.5i)."""
+    return (after.is_legendary and not before.is_legendary) or (
+        Supertype.WORLD in after.supertypes and Supertype.WORLD not in before.supertypes)
 
 
 def depends_on(a: tuple, b: tuple, instances: Mapping[tuple, _Instance], layer: Layer, state: GameState,
@@ -633,6 +685,9 @@ class _LayerRun:
     state: GameState
     edition: Edition
     values: dict[str, Characteristics]
+    started: dict[tuple, _Instance]
+    """The static abilities' effects that applied in an earlier layer, by key
+    (filled as they apply): they keep applying their later parts (418.5b)."""
 
     def __post_init__(self) -> None:
         self.steps: list[Step] = []
@@ -641,6 +696,11 @@ class _LayerRun:
 
     def run(self) -> None:
         instances = _instances(self.layer, self.state, self.values)
+        for key, begun in self.started.items():
+            if key in instances:
+                instances[key] = replace(instances[key], started=True)
+            elif begun.effect.operations_in(self.layer) and begun.source in self.values:
+                instances[key] = begun
         for obj in self.state.permanents:
             for effect in obj.statics:
                 if effect.operations_in(self.layer) and (obj.id, effect.id) not in instances:
@@ -673,7 +733,8 @@ class _LayerRun:
         if touched:
             self.steps.append(Step(
                 COUNTERS, StepKind.COUNTERS,
-                "marqueurs : après les capacités de définition de caractéristique, avant les autres effets",
+                "marqueurs : après les capacités de définition de caractéristique, avant les autres effets "
+                f"(ordre de 418.5a de 2004 ; édition suivie : {self.edition.name})",
                 ("418.5a", "200.10"), tuple(touched),
             ))
 
@@ -713,6 +774,8 @@ class _LayerRun:
                        and chosen in reach[k]]
             current, ops = operations(chosen)
             self.apply(current, ops, kind, graph[chosen], waited[chosen] - graph[chosen], waiting, instances)
+            if current.source:
+                self.started[chosen] = replace(current, started=True)
             remaining = [key for key in alive if key != chosen]
 
     def ended(self, instance: _Instance) -> None:
@@ -746,16 +809,26 @@ class _LayerRun:
             rules, step_kind = ("418.5a", *rules), kind
         elif kind is StepKind.SWITCH_LAST:
             card, _ = self.edition.switch_ruling or ("", 0)
-            reason = ("échange de la force et de l'endurance : toujours appliqué en dernier "
-                      f"(FAQ, {card}) ; entre échanges, {reason}")
+            reason = ("échange de la force et de l'endurance : toujours appliqué en dernier, après les "
+                      f"marqueurs et les autres effets (décision de la FAQ sur la carte {card} ; édition suivie : "
+                      f"{self.edition.name}) ; entre échanges, {reason}")
             rules, step_kind = (self.edition.switch_rule, *rules), kind
         elif any(op is Operation.SWITCH_POWER_TOUGHNESS for op, _ in ops):
-            reason = "échange de la force et de l'endurance, à son rang ; " + reason
+            reason = (f"échange de la force et de l'endurance, à son rang (édition suivie : {self.edition.name}) ; "
+                      + reason)
             rules = (self.edition.switch_rule, *rules)
+        if _lost(instance, before):
+            reason += (f" ; a commencé à s'appliquer dans une couche précédente : continue bien que "
+                       f"{instance.source} ait perdu la capacité ({instance.source} est toujours en jeu)")
+            rules += ("418.5b", "418.4b")
         note, note_rules = _parts_reason(instance.effect, self.layer)
         if note:
             reason += " ; " + note
             rules += note_rules
+        counted = counting.describe(ops, self.state, before, instance.source, targets)
+        if counted:
+            reason += " ; " + counted
+            rules += ("418.4a",)
         overrides = self.overrides(instance, ops, targets, before)
         if overrides:
             reason += f" ; prend le dessus sur {', '.join(overrides)}"
@@ -784,7 +857,7 @@ class _LayerRun:
                     continue
                 writers = self.writers.setdefault((object_id, field), [])
                 if replaces:
-                    if _field(old, field) != _field(new, field):
+                    if _replaced(field, _field(old, field), _field(new, field)):
                         found.extend(writer for writer in writers if writer != instance.id)
                     writers[:] = [instance.id]
                 else:
@@ -798,6 +871,15 @@ def _field(seen: Characteristics, field: str):
     return getattr(seen, field)
 
 
+def _replaced(field: str, old, new) -> bool:
+    """Whether writing ``new`` over ``old`` undid something: for a set of
+    types or colours, one that lost a member (212.6e: land types set over a
+    creature type keep the creature type); else a different value."""
+    if field in ("power_toughness", "controller"):
+        return old != new
+    return bool({fold(str(value)) for value in old} - {fold(str(value)) for value in new})
+
+
 def compute(state: GameState, edition: Edition | None = None) -> Layering:
     """Apply every continuous effect of ``state`` in layers, as ``edition``
     (default 2004) orders them. Implements 418.5a–i (2004). Returns a
@@ -807,8 +889,9 @@ def compute(state: GameState, edition: Edition | None = None) -> Layering:
     values = {obj.id: printed(obj) for obj in state.permanents}
     start = dict(values)
     results = []
+    started: dict[tuple, _Instance] = {}
     for layer in Layer:
-        run = _LayerRun(layer, state, edition, values)
+        run = _LayerRun(layer, state, edition, values, started)
         run.run()
         values = run.values
         results.append(LayerResult(layer, tuple(run.steps), dict(values)))

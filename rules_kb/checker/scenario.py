@@ -5,8 +5,9 @@ without accents, singular or plural, and their English equivalents (see
 :mod:`rules_kb.checker.vocabulary`). The format is documented in the README
 ("Scénarios") and by the bundled examples (``rules-kb check --example``).
 
-Every mistake raises :class:`ScenarioError`, in French, naming the file, the
-line when it can be found, the key and the accepted values.
+Every mistake is reported in French, naming the file, the line when it can
+be found, the key and the accepted values; reading goes on to the end and
+raises one :class:`ScenarioError` holding all the mistakes (``problems``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from rules_kb.checker.effects import (
     YOU,
     Affects,
     ContinuousEffect,
+    Count,
     Operation,
     Scope,
     Selector,
@@ -44,7 +46,7 @@ _OBJECT_KEYS = (
 )
 PERMANENT_KEYS = (
     *_OBJECT_KEYS, "damage", "counters", "token", "copy_of_card", "zone", "attached_to", "enchant", "timestamp",
-    "static",
+    "since", "tapped", "regeneration_shields", "static",
 )
 SPELL_KEYS = (*_OBJECT_KEYS, "copy", "copy_of_card", "zone", "timestamp")
 #: The operations a static ability or an effect may have, in layer order (418.5a).
@@ -52,7 +54,17 @@ OPERATION_KEYS = tuple(operation.value for operation in Operation)
 STATIC_KEYS = ("id", "text", "affects", "affects_all", "characteristic_defining", *OPERATION_KEYS)
 EFFECT_KEYS = ("id", "text", "timestamp", "affects", *OPERATION_KEYS)
 SELECTOR_KEYS = (
-    "card_types", "colors", "controller", "subtypes", "supertypes", "not_card_types", "not_supertypes", "other",
+    "card_types", "colors", "controller", "subtypes", "supertypes", "not_card_types", "not_supertypes",
+    "not_subtypes", "not_colors", "other", "shares_subtype",
+)
+#: The keys of a value that varies: ``{ count = { … }, each = [1, 1], plus = [0, 0] }``.
+COUNT_KEYS = ("count", "each", "plus")
+#: The keys of ``count``: a selector and the zone counted.
+COUNTED_KEYS = (*SELECTOR_KEYS, "zone")
+#: What ``copy_except`` may change in the copied values (503.3).
+COPY_EXCEPTION_KEYS = (
+    "set_card_types", "add_card_types", "set_subtypes", "add_subtypes", "set_supertypes", "add_supertypes",
+    "set_colors", "add_colors", "add_abilities", "set_power_toughness",
 )
 #: Ids the checker gives its own steps; a scenario cannot use them.
 RESERVED_IDS = ("counters",)
@@ -74,6 +86,7 @@ _SCOPES = {
 }
 #: How a selector's ``controller`` may name the ability's controller or the others.
 _CONTROLLERS = {YOU: ("vous", "you", "moi"), OPPONENT: ("adversaire", "opponent", "adversaires", "opponents")}
+_YOU_KEYS = {vocab.key(form) for form in _CONTROLLERS[YOU]}
 #: How ``set_power_toughness`` may say "each equal to its mana value".
 _MANA_VALUE_FORMS = (MANA_VALUE, "coût converti de mana", "ccm", "valeur de mana", "mana value")
 
@@ -84,6 +97,8 @@ class ScenarioError(RulesKbError):
     ``path`` is the file (``"<entrée standard>"`` for standard input),
     ``line`` the 1-based line at fault (0: unknown), ``key`` the key at
     fault (``""``: none), ``table`` where the key is (``"[[permanent]] n°2"``).
+    ``problems`` holds every mistake of the file, this one first (see
+    :meth:`gathered`); ``missing`` says the mistake is a required key left out.
     """
 
     def __init__(self, message: str, path: str = "", line: int = 0, key: str = "", table: str = "") -> None:
@@ -92,6 +107,8 @@ class ScenarioError(RulesKbError):
         self.key = key
         self.table = table
         self.detail = message
+        self.problems: tuple[ScenarioError, ...] = (self,)
+        self.missing = False
         where = [f"scénario « {path} »" if path else "scénario"]
         if line:
             where.append(f"ligne {line}")
@@ -101,6 +118,20 @@ class ScenarioError(RulesKbError):
             where.append(f"clé « {key} »")
         text = ", ".join(where)
         super().__init__(text[0].upper() + text[1:] + " : " + message)
+
+    @classmethod
+    def gathered(cls, problems: list[ScenarioError]) -> ScenarioError:
+        """One error for all ``problems`` of a file (at least one), in file
+        order: the first's place and key, a message listing them all."""
+        ordered = sorted(problems, key=lambda problem: problem.line or 10**9)
+        if len(ordered) == 1:
+            return ordered[0]
+        first = ordered[0]
+        lines = "\n".join(f"  – {problem}" for problem in ordered)
+        error = cls(f"{len(ordered)} erreurs.\n{lines}", first.path)
+        error.line, error.key, error.table = first.line, first.key, first.table
+        error.problems = tuple(ordered)
+        return error
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +182,31 @@ class _Reader:
         self.path = path
         self.lines = _Lines(text)
         self.static_tables: dict[tuple[int, int], int] = {}  # (permanent n°, its n-th static) → table index
+        self.static_count = 0  # [[permanent.static]] tables seen so far
+        self.problems: list[ScenarioError] = []
+        self.misspelt: set[tuple[str, str]] = set()  # (table label, key an unknown key was near)
+
+    def report(self, problem: ScenarioError) -> None:
+        """Note a mistake and go on reading (all are raised together at the end).
+        A key said to be missing is not reported when a misspelt key was
+        taken for it (« powr » : « power » is not missing too)."""
+        if problem.missing and (problem.table, problem.key) in self.misspelt:
+            return
+        self.problems.append(problem)
+
+    def absent(self, message: str, table: str, index: int, key: str) -> ScenarioError:
+        """The error for a required ``key`` left out (see :meth:`report`)."""
+        problem = self.error(message, table, index, key)
+        problem.missing = True
+        return problem
+
+    def guard(self, read, default=None):
+        """``read()``, or ``default`` once its mistake is noted."""
+        try:
+            return read()
+        except ScenarioError as problem:
+            self.report(problem)
+            return default
 
     # -- errors -------------------------------------------------------------
 
@@ -181,12 +237,15 @@ class _Reader:
                 if len(keys) < len(allowed):
                     listed += f" ; opérations possibles : {', '.join(OPERATION_KEYS)}"
                 what = "opération ou clé inconnue" if len(keys) < len(allowed) else "clé inconnue"
-                raise self.error(f"{what}.{hint} {listed}.", table, index, prefix + name)
+                problem = self.error(f"{what}.{hint} {listed}.", table, index, prefix + name)
+                if close:
+                    self.misspelt.add((problem.table, prefix + close[0]))
+                self.report(problem)
 
     def string(self, data, key, table, index, default: str | None = None, required: bool = False) -> str:
         if key not in data:
             if required:
-                raise self.error("clé obligatoire absente.", table, index, key)
+                raise self.absent("clé obligatoire absente.", table, index, key)
             return default or ""
         value = data[key]
         if not isinstance(value, str):
@@ -283,22 +342,57 @@ class _Reader:
         return counters
 
     def enchant(self, data, table, index) -> tuple[str, ...]:
+        """The designations after "Enchanter :" (212.4c): card types, supertypes,
+        colours, « permanent », « joueur » or a one-word subtype, joined by a
+        hyphen or a space (« créature-artefact »: both), then optionally who
+        controls it, relative to the aura's controller (« créature que vous
+        contrôlez »). Anything else is an error naming the allowed forms."""
         designations = []
         for value in self.strings(data, "enchant", table, index):
-            for part in re.split(r"\s*-\s*", value):  # "créature-artefact": both (212.4c)
-                designation = _designation(part)
-                if designation is None:
-                    close = vocab.suggest(vocab.CARD_TYPES, part)
-                    raise self.error(
-                        f"« {part} » ressemble à un type de carte mal écrit ; vouliez-vous dire « {close} » ? "
-                        "Valeurs possibles : un type de carte, « permanent », « joueur », une couleur, "
-                        "un sur-type ou un sous-type.",
-                        table,
-                        index,
-                        "enchant",
-                    )
-                designations.append(designation)
-        return tuple(designations)
+            words, control = value.split(), ""
+            for member, forms in vocab.CONTROL_WORDS.items():
+                for form in forms:
+                    size = len(form.split())
+                    if not control and len(words) > size and vocab.key(" ".join(words[-size:])) == vocab.key(form):
+                        control, words = member, words[:-size]
+            for part in re.split(r"\s*-\s*", " ".join(words)):
+                designations.extend(self.designations(part, value, table, index))
+            if control:
+                designations.append(control)
+        return tuple(dict.fromkeys(designations))
+
+    def designations(self, part: str, value: str, table, index) -> list[str]:
+        """The designations one hyphen-free ``part`` of an "Enchanter :" ``value`` names."""
+        designation = _designation(part) if len(part.split()) <= 1 else _known_designation(part)
+        if designation is not None:
+            return [designation]
+        words = part.split()
+        if len(words) == 1:
+            close = vocab.suggest(vocab.CARD_TYPES, part)
+            raise self.error(
+                f"« {part} » ressemble à un type de carte mal écrit ; vouliez-vous dire « {close} » ? "
+                f"{_ENCHANT_FORMS}",
+                table,
+                index,
+                "enchant",
+            )
+        found, start = [], 0
+        while start < len(words):
+            for size in (3, 2, 1):
+                known = _known_designation(" ".join(words[start:start + size]))
+                if known is not None and start + size <= len(words):
+                    found.append(known)
+                    start += size
+                    break
+            else:
+                raise self.error(
+                    f"« {value} » n'est pas une désignation connue (« {words[start]} » n'est ni un type, ni "
+                    f"un sur-type, ni une couleur). {_ENCHANT_FORMS}",
+                    table,
+                    index,
+                    "enchant",
+                )
+        return found
 
     # -- continuous effects (418) -------------------------------------------
 
@@ -366,8 +460,18 @@ class _Reader:
             operation = Operation(key)
             if operation in (Operation.COPY_OF, Operation.SET_CONTROLLER):
                 value = self.string(data, key, table, index, required=True)
+                if operation is Operation.SET_CONTROLLER and vocab.key(value) in _YOU_KEYS:
+                    value = YOU
+            elif operation in (Operation.SET_POWER_TOUGHNESS, Operation.MODIFY_POWER_TOUGHNESS) and isinstance(
+                data[key], dict
+            ):
+                value = self.count(data[key], key, table, index)
             elif operation is Operation.CHANGE_TEXT:
                 value = self.text_change(data, table, index)
+            elif operation is Operation.COPY_EXCEPT:
+                value = self.copy_exceptions(data, table, index)
+            elif operation is Operation.ADD_STATICS:
+                value = self.granted_statics(data, table, index)
             elif operation in (Operation.SET_CARD_TYPES, Operation.ADD_CARD_TYPES):
                 value = frozenset(self.terms(data, key, table, index, vocab.CARD_TYPES, "un type de carte"))
             elif operation in (Operation.SET_SUBTYPES, Operation.ADD_SUBTYPES, Operation.REMOVE_SUBTYPES):
@@ -395,6 +499,15 @@ class _Reader:
             else:
                 value = self.pair(data, key, table, index)
             found.append((operation, value))
+        kinds = [operation for operation, _ in found]
+        if Operation.COPY_EXCEPT in kinds:
+            if Operation.COPY_OF not in kinds:
+                raise self.error("les exceptions d'une copie accompagnent copy_of = \"id\" (503.3).", table, index,
+                                 "copy_except")
+            exceptions = found.pop(kinds.index(Operation.COPY_EXCEPT))
+            found.insert([operation for operation, _ in found].index(Operation.COPY_OF) + 1, exceptions)
+        if not found and any(key not in (*STATIC_KEYS, *EFFECT_KEYS) for key in data):
+            return ()  # an unknown key, already reported, was likely meant as the operation
         if not found:
             raise self.error(
                 "aucune opération : dites ce que fait l'effet, par exemple modify_power_toughness = [1, 1]. "
@@ -404,9 +517,89 @@ class _Reader:
             )
         return tuple(found)
 
-    def selector(self, data, table, index) -> Selector:
-        """``affects_all = { card_types = [...], colors = [...], ... }`` (418.4a)."""
-        key = "affects_all"
+    def granted_statics(self, data, table, index) -> tuple[ContinuousEffect, ...]:
+        """``add_statics = [{ text = "…", affects_all = { … }, modify_power_toughness = [1, 1] }]``:
+        static abilities granted, each written like a [[permanent.static]]
+        table; "self" is the permanent that has the ability."""
+        key = "add_statics"
+        value = data[key]
+        if isinstance(value, dict):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value):
+            raise self.error(
+                "une liste de capacités statiques est attendue, chacune écrite comme une table "
+                "[[permanent.static]], par exemple [{ affects_all = { card_types = [\"créature\"], other = true }, "
+                "modify_power_toughness = [1, 1] }].",
+                table,
+                index,
+                key,
+            )
+        granted = []
+        for number, item in enumerate(value, 1):
+            if key in item:
+                raise self.error(f"capacité accordée n°{number} : elle ne peut pas accorder à son tour une capacité "
+                                 "statique.", table, index, key)
+            saved, self.problems = self.problems, []
+            effect = self.guard(lambda item=item: self.continuous_effect(item, "permanent.static", -1))
+            inner, self.problems = self.problems, saved
+            if inner:
+                raise self.error(f"capacité accordée n°{number} : " + " ; ".join(p.detail for p in inner),
+                                 table, index, key)
+            granted.append(replace(effect, line=self.lines.tables.get((table, index), 0)))
+        return tuple(granted)
+
+    def copy_exceptions(self, data, table, index) -> tuple[tuple[Operation, object], ...]:
+        """``copy_except = { set_colors = ["bleu"], add_abilities = ["…"] }``:
+        what a copy effect changes in the values it copies (503.3)."""
+        key = "copy_except"
+        value = data[key]
+        if not isinstance(value, dict) or not value:
+            raise self.error(
+                "une table est attendue, par exemple { set_power_toughness = [1, 1], add_abilities = [\"vol\"] } "
+                f"(« … sauf qu'elle est 1/1 et a le vol »). Opérations possibles : {', '.join(COPY_EXCEPTION_KEYS)}.",
+                table,
+                index,
+                key,
+            )
+        unknown = [name for name in value if name not in COPY_EXCEPTION_KEYS]
+        if unknown:
+            raise self.error(
+                f"« {unknown[0]} » ne peut pas être une exception d'une copie. Opérations possibles : "
+                f"{', '.join(COPY_EXCEPTION_KEYS)}.",
+                table,
+                index,
+                key,
+            )
+        exceptions = self.operations(value, table, index)
+        if any(isinstance(part, Count) for _, part in exceptions):
+            raise self.error("une exception de copie donne des valeurs fixes, pas { count = … }.", table, index, key)
+        return exceptions
+
+    def count(self, value: dict, key: str, table, index) -> Count:
+        """``{ count = { card_types = […], other = true, zone = "main" }, each = [1, 1],
+        plus = [0, 0] }``: a value that varies (see :class:`Count`)."""
+        self.check_keys(value, COUNT_KEYS, table, index, key + ".")
+        if not isinstance(value.get("count"), dict):
+            raise self.error(
+                "une valeur variable compte des objets : { count = { card_types = [\"créature\"], other = true }, "
+                "each = [1, 1] } (each : ce que vaut chaque objet compté, défaut [1, 1] ; plus : ce qui s'ajoute, "
+                "défaut [0, 0]).",
+                table,
+                index,
+                key,
+            )
+        counted = value["count"]
+        self.check_keys(counted, COUNTED_KEYS, table, index, f"{key}.count.")
+        selector = self.selector({**value, "count": {k: v for k, v in counted.items() if k != "zone"}}, table, index,
+                                 "count", f"{key}.count.")
+        zone = self.zone(counted, table, index, Zone.BATTLEFIELD)
+        each = self.pair(value, "each", table, index) if "each" in value else (1, 1)
+        plus = self.pair(value, "plus", table, index) if "plus" in value else (0, 0)
+        return Count(selector, zone, each, plus)
+
+    def selector(self, data, table, index, key: str = "affects_all", prefix: str = "") -> Selector:
+        """``affects_all = { card_types = [...], colors = [...], ... }`` (418.4a),
+        or the ``count`` of a value that varies (``key``, shown as ``prefix``)."""
         value = data[key]
         if not isinstance(value, dict):
             raise self.error(
@@ -416,8 +609,9 @@ class _Reader:
                 index,
                 key,
             )
-        self.check_keys(value, SELECTOR_KEYS, table, index, key + ".")
-        prefix = key + "."
+        prefix = prefix or key + "."
+        if key == "affects_all":
+            self.check_keys(value, SELECTOR_KEYS, table, index, prefix)
 
         def terms(name, vocabulary, what):
             return frozenset(self.terms(value, name, table, index, vocabulary, what, prefix))
@@ -433,8 +627,13 @@ class _Reader:
             supertypes=terms("supertypes", vocab.SUPERTYPES, "un sur-type"),
             not_card_types=terms("not_card_types", vocab.CARD_TYPES, "un type de carte"),
             not_supertypes=terms("not_supertypes", vocab.SUPERTYPES, "un sur-type"),
+            not_subtypes=tuple(
+                vocab.canonical_subtype(s) for s in self.strings(value, "not_subtypes", table, index, prefix)
+            ),
+            not_colors=terms("not_colors", vocab.COLORS, "une couleur"),
             controller=controller,
             other=self.boolean(value, "other", table, index),
+            shares_subtype=self.boolean(value, "shares_subtype", table, index),
         )
 
     def continuous_effect(self, data, table: str, index: int) -> ContinuousEffect:
@@ -543,79 +742,119 @@ class _Reader:
     def player(self, data: dict, index: int) -> Player:
         table = "player"
         self.check_keys(data, PLAYER_KEYS, table, index)
+        guard = self.guard
         return Player(
-            name=self.string(data, "name", table, index, required=True),
-            life=self.integer(data, "life", table, index, 20),
-            poison=self.integer(data, "poison", table, index, 0, minimum=0),
-            drew_from_empty_library=self.boolean(data, "drew_from_empty_library", table, index),
+            name=guard(lambda: self.string(data, "name", table, index, required=True), ""),
+            life=guard(lambda: self.integer(data, "life", table, index, 20), 20),
+            poison=guard(lambda: self.integer(data, "poison", table, index, 0, minimum=0), 0),
+            drew_from_empty_library=guard(lambda: self.boolean(data, "drew_from_empty_library", table, index), False),
             line=self.lines.tables.get((table, index), 0),
         )
 
     def game_object(self, data: dict, table: str, index: int) -> GameObject:
+        """A ``[[permanent]]`` or ``[[spell]]`` table. Each mistake is noted
+        and the key read as its default, so that every mistake of the table
+        is reported."""
         allowed = PERMANENT_KEYS if table == "permanent" else SPELL_KEYS
         self.check_keys(data, allowed, table, index)
-        name = self.string(data, "name", table, index, required=True)
-        object_id = self.string(data, "id", table, index, default="")
-        if "id" in data and not object_id:
-            raise self.error("l'identifiant ne peut pas être vide.", table, index, "id")
-        controller = self.string(data, "controller", table, index, required=True)
-        card_types = frozenset(self.terms(data, "card_types", table, index, vocab.CARD_TYPES, "un type de carte"))
-        zone = self.zone(data, table, index, Zone.BATTLEFIELD if table == "permanent" else Zone.STACK)
-        power = self.integer(data, "power", table, index, None)
-        toughness = self.integer(data, "toughness", table, index, None)
+        guard = self.guard
+        name = guard(lambda: self.string(data, "name", table, index, required=True), "")
+        object_id = guard(lambda: self.string(data, "id", table, index, default=""), "")
+        if "id" in data and not object_id and isinstance(data["id"], str):
+            self.report(self.error("l'identifiant ne peut pas être vide.", table, index, "id"))
+        controller = guard(lambda: self.string(data, "controller", table, index, required=True), "")
+        card_types = guard(lambda: frozenset(
+            self.terms(data, "card_types", table, index, vocab.CARD_TYPES, "un type de carte")), frozenset())
+        default_zone = Zone.BATTLEFIELD if table == "permanent" else Zone.STACK
+        zone = guard(lambda: self.zone(data, table, index, default_zone), default_zone)
+        power, toughness = (guard(lambda key=key: self.power_toughness(data, key, table, index), None)
+                            for key in ("power", "toughness"))
         is_creature = CardType.CREATURE in card_types
         for key, value in (("power", power), ("toughness", toughness)):
-            if value is not None and not is_creature:
-                raise self.error(
+            if key in data and not is_creature and (card_types or "card_types" not in data):
+                self.report(self.error(
                     "seule une créature a une force et une endurance : ajoutez card_types = [\"créature\"].",
                     table,
                     index,
                     key,
-                )
-            if value is None and is_creature and zone in (Zone.BATTLEFIELD, Zone.STACK):
-                raise self.error(
-                    f"une créature {zone.label} doit avoir une force et une endurance (power et toughness).",
+                ))
+                break  # one mistake for both keys
+            elif key not in data and is_creature and zone in (Zone.BATTLEFIELD, Zone.STACK):
+                self.report(self.absent(
+                    f"une créature {zone.label} doit avoir une force et une endurance (power et toughness), "
+                    "des nombres entiers ou \"*\" quand une capacité les définit (208.2).",
                     table,
                     index,
                     key,
-                )
+                ))
         if zone is Zone.BATTLEFIELD and card_types & NON_PERMANENT_TYPES:
             kind = ", ".join(sorted(t.label for t in card_types & NON_PERMANENT_TYPES))
-            raise self.error(
+            self.report(self.error(
                 f"un {kind} ne peut pas être en jeu (212.5, 212.6) : donnez une autre zone ou un autre type.",
                 table,
                 index,
                 "zone" if "zone" in data else "card_types",
-            )
-        statics = self.statics(data, index) if table == "permanent" else ()
+            ))
+        statics = guard(lambda: self.statics(data, index), ()) if table == "permanent" else ()
+        stars = [key for key in ("power", "toughness") if data.get(key) == "*"]
+        if stars and zone is Zone.BATTLEFIELD and is_creature and not _defines_power_toughness(statics):
+            self.report(self.error(
+                "une force ou une endurance « * » est définie par une capacité de l'objet (208.2) : ajoutez "
+                "une capacité statique [[permanent.static]] avec characteristic_defining = true, "
+                "affects = \"self\" et set_power_toughness (par exemple { count = { … } }).",
+                table,
+                index,
+                stars[0],
+            ))
         return GameObject(
             id=object_id,
             name=name,
             controller=controller,
-            owner=self.string(data, "owner", table, index, default=controller) or controller,
+            owner=guard(lambda: self.string(data, "owner", table, index, default=controller), "") or controller,
             card_types=card_types,
-            subtypes=tuple(
+            subtypes=guard(lambda: tuple(
                 dict.fromkeys(vocab.canonical_subtype(s) for s in self.strings(data, "subtypes", table, index))
-            ),
-            supertypes=frozenset(self.terms(data, "supertypes", table, index, vocab.SUPERTYPES, "un sur-type")),
-            colors=frozenset(self.terms(data, "colors", table, index, vocab.COLORS, "une couleur")),
-            mana_value=self.integer(data, "mana_value", table, index, 0, minimum=0),
+            ), ()),
+            supertypes=guard(lambda: frozenset(
+                self.terms(data, "supertypes", table, index, vocab.SUPERTYPES, "un sur-type")), frozenset()),
+            colors=guard(lambda: frozenset(
+                self.terms(data, "colors", table, index, vocab.COLORS, "une couleur")), frozenset()),
+            mana_value=guard(lambda: self.integer(data, "mana_value", table, index, 0, minimum=0), 0),
             power=power,
             toughness=toughness,
-            abilities=tuple(self.strings(data, "abilities", table, index)),
-            damage=self.integer(data, "damage", table, index, 0, minimum=0),
-            counters=self.counters(data, table, index),
-            token=self.boolean(data, "token", table, index),
-            copy_of_card=self.boolean(data, "copy_of_card", table, index),
-            spell_copy=self.boolean(data, "copy", table, index),
+            abilities=guard(lambda: tuple(self.strings(data, "abilities", table, index)), ()),
+            damage=guard(lambda: self.integer(data, "damage", table, index, 0, minimum=0), 0),
+            counters=guard(lambda: self.counters(data, table, index), {}),
+            token=guard(lambda: self.boolean(data, "token", table, index), False),
+            copy_of_card=guard(lambda: self.boolean(data, "copy_of_card", table, index), False),
+            spell_copy=guard(lambda: self.boolean(data, "copy", table, index), False),
             zone=zone,
-            attached_to=self.string(data, "attached_to", table, index),
-            enchant=self.enchant(data, table, index),
-            timestamp=self.integer(data, "timestamp", table, index, 0),
+            attached_to=guard(lambda: self.string(data, "attached_to", table, index), ""),
+            enchant=guard(lambda: self.enchant(data, table, index), ()),
+            timestamp=guard(lambda: self.integer(data, "timestamp", table, index, 0), 0),
+            since=guard(lambda: self.integer(data, "since", table, index, None), None),
             source=table,
             line=self.lines.tables.get((table, index), 0),
             statics=statics,
+            regeneration_shields=guard(
+                lambda: self.integer(data, "regeneration_shields", table, index, 0, minimum=0), 0),
+            tapped=guard(lambda: self.boolean(data, "tapped", table, index), False),
         )
+
+    def power_toughness(self, data, key, table, index) -> int | None:
+        """A printed power or toughness: an integer, or ``"*"`` (None: defined
+        by a characteristic-defining ability in play, 0 elsewhere, 208.2)."""
+        value = data.get(key)
+        if value == "*":
+            return None
+        if isinstance(value, str):
+            raise self.error(
+                f"un nombre entier est attendu, ou \"*\" quand une capacité le définit (208.2), pas « {value} ».",
+                table,
+                index,
+                key,
+            )
+        return self.integer(data, key, table, index, None)
 
     def statics(self, data: dict, index: int) -> tuple[ContinuousEffect, ...]:
         """The ``[[permanent.static]]`` tables of the ``index``-th permanent."""
@@ -629,11 +868,14 @@ class _Reader:
                 index,
                 "static",
             )
-        found = []
-        for number, item in enumerate(value):
-            table_index = len(self.static_tables)
-            self.static_tables[(index, number)] = table_index
-            found.append(self.continuous_effect(item, "permanent.static", table_index))
+        found: list[ContinuousEffect] = []
+        for item in value:
+            table_index = self.static_count
+            self.static_count += 1
+            effect = self.guard(lambda: self.continuous_effect(item, "permanent.static", table_index))
+            if effect is not None:
+                self.static_tables[(index, len(found))] = table_index
+                found.append(effect)
         return tuple(found)
 
     def read(self) -> Scenario:
@@ -641,48 +883,54 @@ class _Reader:
             data = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as error:
             raise _syntax_error(error, self.path, self.text) from None
+        guard = self.guard
         self.check_keys(data, TOP_KEYS, "", 0)
-        title = self.string(data, "title", "", 0)
-        edition = self.string(data, "edition", "", 0)
+        title = guard(lambda: self.string(data, "title", "", 0), "")
+        edition = guard(lambda: self.string(data, "edition", "", 0), "")
         if edition and edition not in EDITIONS:
-            raise self.error(
+            self.report(self.error(
                 f"le vérificateur ne sait pas appliquer l'édition « {edition} ». "
                 f"Éditions possibles : {', '.join(EDITIONS)}.",
                 key="edition",
-            )
-        players = [self.player(item, i) for i, item in enumerate(self.tables(data, "player"))]
-        items = [(table, i, item) for table in ("permanent", "spell") for i, item in enumerate(self.tables(data, table))]
+            ))
+            edition = ""
+        players = [self.player(item, i) for i, item in enumerate(guard(lambda: self.tables(data, "player"), []))]
+        items = [(table, i, item) for table in ("permanent", "spell")
+                 for i, item in enumerate(guard(lambda table=table: self.tables(data, table), []))]
         objects = [self.game_object(item, table, i) for table, i, item in items]
-        if not players and not objects:
+        if not players and not objects and not self.problems:
             empty = "le texte est vide" if not data else "aucun joueur ni objet"
             raise ScenarioError(
                 f"{empty} ; un scénario décrit au moins une table [[player]], [[permanent]] ou [[spell]].", self.path
             ).with_remedy(Remedy.START_FROM_EXAMPLE)
         players = self._check_players(players, objects)
         objects = self._check_objects(objects, players, [("timestamp" in item) for _, _, item in items])
-        effects = [self.continuous_effect(item, "effect", i) for i, item in enumerate(self.tables(data, "effect"))]
-        objects, effects = self._check_effects(objects, effects, players)
+        effects = [guard(lambda item=item, i=i: self.continuous_effect(item, "effect", i))
+                   for i, item in enumerate(guard(lambda: self.tables(data, "effect"), []))]
+        objects, named_effects = self._check_effects(objects, effects, players)
         names = [player.name for player in players]
-        active = self.string(data, "active_player", "", 0)
+        active = guard(lambda: self.string(data, "active_player", "", 0), "")
         if active and active not in names:
-            raise self.error(
+            self.report(self.error(
                 f"« {active} » n'est pas un joueur du scénario. Joueurs : {', '.join(names)}.", key="active_player"
-            )
+            ))
+        if self.problems:
+            raise ScenarioError.gathered(self.problems)
         state = GameState(
             edition=edition,
             players=tuple(players),
             objects=tuple(objects),
             active_player=active or (names[0] if names else ""),
             path=self.path,
-            effects=tuple(effects),
+            effects=tuple(named_effects),
         )
         return Scenario(state, edition, title, self.path)
 
     def _check_players(self, players: list[Player], objects: list[GameObject]) -> list[Player]:
         seen: set[str] = set()
         for index, player in enumerate(players):
-            if player.name in seen:
-                raise self.error(f"deux joueurs s'appellent « {player.name} ».", "player", index, "name")
+            if player.name and player.name in seen:
+                self.report(self.error(f"deux joueurs s'appellent « {player.name} ».", "player", index, "name"))
             seen.add(player.name)
         if players:
             names = ", ".join(player.name for player in players)
@@ -692,14 +940,16 @@ class _Reader:
                 counts[obj.source] = index + 1
                 for key in ("controller", "owner"):
                     name = getattr(obj, key)
-                    if name not in seen:
-                        raise self.error(
+                    if key == "owner" and name == obj.controller:
+                        continue  # the default owner: the controller, already checked
+                    if name and name not in seen:
+                        self.report(self.error(
                             f"« {name} » n'est pas un joueur du scénario. Joueurs : {names} "
                             "(ajoutez une table [[player]] pour ce joueur).",
                             obj.source,
                             index,
                             key,
-                        )
+                        ))
             return players
         inferred = dict.fromkeys(name for obj in objects for name in (obj.controller, obj.owner))
         return [Player(name) for name in inferred]
@@ -717,7 +967,7 @@ class _Reader:
             positions.append((obj.source, index))
             if obj.id:
                 if obj.id in ids:
-                    raise self.error(f"l'identifiant « {obj.id} » est déjà pris.", obj.source, index, "id")
+                    self.report(self.error(f"l'identifiant « {obj.id} » est déjà pris.", obj.source, index, "id"))
                 ids[obj.id] = 1
         named = []
         for obj in objects:
@@ -739,18 +989,18 @@ class _Reader:
             table, index = positions[position]
             if obj.attached_to and obj.attached_to not in ids and obj.attached_to not in player_names:
                 known = ", ".join(sorted(ids))
-                raise self.error(
+                self.report(self.error(
                     f"« {obj.attached_to} » n'est ni un objet ni un joueur du scénario. Identifiants : {known}.",
                     table,
                     index,
                     "attached_to",
-                )
+                ))
             timestamp = obj.timestamp if explicit_timestamps[position] else rank[position]
             checked.append(replace(obj, timestamp=timestamp))
         return checked
 
     def _check_effects(
-        self, objects: list[GameObject], effects: list[ContinuousEffect], players: list[Player]
+        self, objects: list[GameObject], effects: list[ContinuousEffect | None], players: list[Player]
     ) -> tuple[list[GameObject], list[ContinuousEffect]]:
         """Give static abilities and effects their ids and check what they name:
         unique ids, objects that exist, players of the scenario."""
@@ -766,51 +1016,78 @@ class _Reader:
             statics = []
             for number, effect in enumerate(obj.statics):
                 place = ("permanent.static", self.static_tables[(index, number)])
-                effect = replace(effect, id=effect.id or f"{obj.id}#{number + 1}", origin=obj.id)
+                effect = _name_granted(replace(effect, id=effect.id or f"{obj.id}#{number + 1}", origin=obj.id))
                 statics.append(effect)
                 places.append((effect, *place))
             named_objects.append(replace(obj, statics=tuple(statics)))
         named_effects = []
         for index, effect in enumerate(effects):
-            effect = replace(effect, id=effect.id or f"effet-{index + 1}")
+            if effect is None:  # its mistake is already noted
+                continue
+            effect = _name_granted(replace(effect, id=effect.id or f"effet-{index + 1}"))
             named_effects.append(effect)
             places.append((effect, "effect", index))
         names = {player.name for player in players}
         known = ", ".join(sorted(object_ids))
         for effect, table, index in places:
             if effect.id in taken or effect.id in RESERVED_IDS:
-                raise self.error(f"l'identifiant « {effect.id} » est déjà pris.", table, index, "id")
+                self.report(self.error(f"l'identifiant « {effect.id} » est déjà pris.", table, index, "id"))
             taken.add(effect.id)
             for object_id in effect.affects.ids:
                 if object_id not in object_ids:
-                    raise self.error(
+                    self.report(self.error(
                         f"« {object_id} » n'est pas un objet du scénario. Identifiants : {known}.", table, index, "affects"
-                    )
+                    ))
             for operation, value in effect.operations:
                 if operation is Operation.COPY_OF and value not in object_ids:
-                    raise self.error(
+                    self.report(self.error(
                         f"« {value} » n'est pas un objet du scénario. Identifiants : {known}.", table, index, "copy_of"
-                    )
+                    ))
                 if operation is Operation.COPY_OF and (value == effect.origin and effect.affects.scope is Scope.SELF
                                                        or value in effect.affects.ids):
-                    raise self.error("un objet ne peut pas devenir une copie de lui-même.", table, index, "copy_of")
-                if operation is Operation.SET_CONTROLLER and value not in names:
-                    raise self.error(
+                    self.report(self.error("un objet ne peut pas devenir une copie de lui-même.", table, index,
+                                           "copy_of"))
+                if operation is Operation.SET_CONTROLLER and value == YOU and not effect.origin:
+                    self.report(self.error(
+                        "« vous » désigne le contrôleur du permanent qui a la capacité (212.4i) : pour un effet "
+                        "résolu, donnez le nom du joueur.",
+                        table,
+                        index,
+                        "set_controller",
+                    ))
+                elif operation is Operation.SET_CONTROLLER and value not in names and value != YOU:
+                    self.report(self.error(
                         f"« {value} » n'est pas un joueur du scénario. Joueurs : {', '.join(sorted(names))}.",
                         table,
                         index,
                         "set_controller",
-                    )
-            selector = effect.affects.selector
-            if selector and selector.controller not in ("", YOU, OPPONENT) and selector.controller not in names:
-                raise self.error(
-                    f"« {selector.controller} » n'est pas un joueur du scénario. Valeurs possibles : "
-                    f"« vous », « adversaire » ou un joueur ({', '.join(sorted(names))}).",
-                    table,
-                    index,
-                    "affects_all.controller",
-                )
+                    ))
+            selectors = [("affects_all.controller", effect.affects.selector)] + [
+                (f"{operation.value}.count.controller", value.selector)
+                for operation, value in effect.operations if isinstance(value, Count)
+            ]
+            for key, selector in selectors:
+                if selector and selector.controller not in ("", YOU, OPPONENT) and selector.controller not in names:
+                    self.report(self.error(
+                        f"« {selector.controller} » n'est pas un joueur du scénario. Valeurs possibles : "
+                        f"« vous », « adversaire » ou un joueur ({', '.join(sorted(names))}).",
+                        table,
+                        index,
+                        key,
+                    ))
         return named_objects, named_effects
+
+
+def _name_granted(effect: ContinuousEffect) -> ContinuousEffect:
+    """``effect`` with ids given to the static abilities it grants:
+    ``"<effect id>+<n>"`` unless the scenario names them."""
+    operations = []
+    for operation, value in effect.operations:
+        if operation is Operation.ADD_STATICS:
+            value = tuple(replace(granted, id=granted.id or f"{effect.id}+{number}")
+                          for number, granted in enumerate(value, 1))
+        operations.append((operation, value))
+    return replace(effect, operations=tuple(operations))
 
 
 def _shown(value) -> str:
@@ -831,6 +1108,32 @@ def _counter_name(name: str) -> str:
     if modifier:
         return f"{modifier[0]:+d}/{modifier[1]:+d}"
     return " ".join(name.split())
+
+
+#: What "Enchanter :" accepts, for error messages.
+_ENCHANT_FORMS = (
+    "Formes possibles : un type de carte (artefact, créature, enchantement, terrain), « permanent », « joueur », "
+    "une couleur, un sur-type ou un sous-type d'un mot, joints par un trait d'union ou une espace "
+    "(« créature-artefact »), suivis au besoin de « que vous contrôlez » ou « qu'un adversaire contrôle »."
+)
+
+
+def _defines_power_toughness(statics: tuple[ContinuousEffect, ...]) -> bool:
+    """Whether one of ``statics`` is a characteristic-defining ability that sets power and toughness (208.2)."""
+    return any(
+        effect.characteristic_defining and any(op is Operation.SET_POWER_TOUGHNESS for op, _ in effect.operations)
+        for effect in statics
+    )
+
+
+def _known_designation(words: str) -> str | None:
+    """The canonical form of a designation that is a type, supertype, colour,
+    « permanent » or « joueur », or None."""
+    for table in (vocab.ENCHANT_WORDS, vocab.CARD_TYPES, vocab.SUPERTYPES, vocab.COLORS):
+        member = vocab.resolve(table, words)
+        if member is not None:
+            return vocab.french(table, member)
+    return None
 
 
 def _designation(word: str) -> str | None:

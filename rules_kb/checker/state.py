@@ -70,12 +70,18 @@ class GameObject:
     id of the object (or the name of the player) an aura enchants or an
     equipment equips, ``""`` for none; ``enchant`` lists the designations
     after "Enchanter :" on an aura (212.4c; all must match), empty for any
-    permanent. ``timestamp`` orders objects (418.5e); ``exists`` is False
+    permanent. ``timestamp`` orders objects (418.5e); ``since`` is the
+    moment it has been in play as it is (what the legend and world rules
+    compare, 420.5e, 420.5i), None for its timestamp — they differ for
+    permanents that phase in, which keep their timestamp (502.15k); see
+    :attr:`since_or_timestamp`. ``exists`` is False
     once the object has ceased to exist (its ``zone`` is then None).
     ``source`` is the scenario table it came from (``"permanent"`` or
     ``"spell"``) and ``line`` where it starts in the file (0: unknown).
     ``statics`` are the static abilities that create continuous effects
-    (418.4), part of the object's text.
+    (418.4), part of the object's text. ``regeneration_shields`` counts the
+    regenerations that will replace its next destructions (419.6b);
+    ``tapped`` says it is tapped.
     """
 
     id: str
@@ -99,10 +105,18 @@ class GameObject:
     attached_to: str = ""
     enchant: tuple[str, ...] = ()
     timestamp: int = 0
+    since: int | None = None
     exists: bool = True
     source: str = "permanent"
     line: int = 0
     statics: tuple[ContinuousEffect, ...] = ()
+    regeneration_shields: int = 0
+    tapped: bool = False
+
+    @property
+    def since_or_timestamp(self) -> int:
+        """``since``, or the timestamp when the scenario gives none."""
+        return self.timestamp if self.since is None else self.since
 
     @property
     def on_battlefield(self) -> bool:

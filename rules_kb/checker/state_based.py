@@ -51,6 +51,9 @@ class Action(enum.Enum):
     """An equipment stops equipping and stays in play."""
     REMOVE_COUNTERS = "remove_counters"
     """Counters are removed from a permanent."""
+    REGENERATE = "regenerate"
+    """A regeneration shield replaces a destruction: damage removed, tapped,
+    removed from combat (419.6b)."""
 
     @property
     def regeneration(self) -> bool | None:
@@ -77,6 +80,7 @@ _ACTION_LABELS = {
     Action.CEASE_TO_EXIST: "cesse d'exister",
     Action.UNATTACH: "cesse d'être attaché (reste en jeu)",
     Action.REMOVE_COUNTERS: "perd des marqueurs",
+    Action.REGENERATE: "régénéré au lieu d'être détruit : blessures retirées, engagé, retiré du combat",
 }
 _REGENERATION_LABELS = {
     True: "la régénération peut remplacer cette destruction",
@@ -245,10 +249,16 @@ def _gone(target: GameObject, what: str) -> str:
     return f"{what} ({target.name}) n'est plus en jeu ({where})"
 
 
-def _matches(designation: str, target: Characteristics) -> bool:
-    """Whether a permanent matches one "Enchanter :" designation (212.4c)."""
+def _matches(designation: str, target: Characteristics, controller: str = "") -> bool:
+    """Whether a permanent matches one "Enchanter :" designation (212.4c) of
+    an aura controlled by ``controller`` (« que vous contrôlez »: the aura's
+    controller, whoever that is, 212.4i)."""
     if designation == vocab.PERMANENT:
         return True
+    if designation == vocab.YOU_CONTROL:
+        return target.controller == controller
+    if designation == vocab.OPPONENT_CONTROLS:
+        return target.controller != controller
     if designation == vocab.PLAYER:
         return False
     for table, values in (
@@ -282,12 +292,15 @@ def aura_problem(board: Board, aura: GameObject, seen: Characteristics) -> tuple
     if not target.on_battlefield:
         return _gone(target, "le permanent enchanté"), ()
     target_seen = board.characteristics[target.id]
-    missing = [d for d in seen.enchant if not _matches(d, target_seen)]
+    missing = [d for d in seen.enchant if not _matches(d, target_seen, seen.controller)]
     if missing:
-        return (
-            f"{target.name} n'est pas {' '.join(missing)} (Enchanter : {' '.join(seen.enchant)})",
-            ("212.4c",),
-        )
+        wanted = " ".join(seen.enchant)
+        control = [d for d in missing if d in vocab.CONTROL_WORDS]
+        kinds = [d for d in missing if d not in vocab.CONTROL_WORDS]
+        said = [f"n'est pas {' '.join(kinds)}"] if kinds else []
+        if control:
+            said.append(f"est contrôlé par {target_seen.controller}, l'aura par {seen.controller}")
+        return f"{target.name} {' et '.join(said)} (Enchanter : {wanted})", ("212.4c",)
     protection = _protected_from(target_seen, seen)
     if protection:
         return f"{target.name} a « {protection} »", ("502.7c",)
@@ -354,14 +367,31 @@ def illegal_equipment(board: Board, rule: str) -> tuple[Event, ...]:
 # -- legends and world enchantments ------------------------------------------
 
 
-def _keep_one(group: list[GameObject], newest: bool) -> tuple[list[GameObject], GameObject | None]:
+def _keep_one(board: Board, group: list[GameObject], newest: bool) -> tuple[list[GameObject], GameObject | None]:
     """Those of ``group`` that go, and the one that stays (None on a tie):
-    the oldest (or newest) timestamp stays, a tie sends them all."""
-    best = (max if newest else min)(obj.timestamp for obj in group)
-    kept = [obj for obj in group if obj.timestamp == best]
+    the one that has been what it is for the longest (or shortest) time
+    stays — its ``since``, not its timestamp (502.15k) — a tie sends them all."""
+    best = (max if newest else min)(_since(board, obj) for obj in group)
+    kept = [obj for obj in group if _since(board, obj) == best]
     if len(kept) > 1:
         return group, None
     return [obj for obj in group if obj is not kept[0]], kept[0]
+
+
+def _since(board: Board, obj: GameObject) -> int:
+    """Since when ``obj`` has been in play as it is now: its ``since`` (by
+    default its timestamp), or later if an effect made it a copy, a legend
+    or a world enchantment (see :class:`Characteristics`)."""
+    return board.characteristics[obj.id].since
+
+
+def _since_label(board: Board, obj: GameObject) -> str:
+    """How the report says since when ``obj`` has been what it is: its
+    timestamp (``"tampon horaire 3"``), or both when they differ."""
+    since = _since(board, obj)
+    if since == obj.timestamp:
+        return f"tampon horaire {since}"
+    return f"en jeu comme tel depuis le moment {since}, tampon horaire {obj.timestamp}"
 
 
 @implements(StateBasedAction.LEGEND_RULE)
@@ -369,8 +399,10 @@ def legend_rule(board: Board, rule: str) -> tuple[Event, ...]:
     """Two or more legends with the same name in play, whoever controls them:
     all but the one that has been a legend longest (earliest timestamp) are
     put into their owners' graveyards; on a tie, all of them. Implements
-    420.5e (2004), see 215.1. The permanent's timestamp stands for the moment
-    it became a legend with that name."""
+    420.5e (2004), see 215.1 and 502.15k. The moment it became a legend
+    with that name is the permanent's ``since`` (by default its timestamp;
+    later when an effect made it a copy or a legend: that effect's own
+    timestamp)."""
     groups: dict[str, list[GameObject]] = {}
     for obj, seen in board.permanents():
         if seen.is_legendary and seen.name:
@@ -379,14 +411,15 @@ def legend_rule(board: Board, rule: str) -> tuple[Event, ...]:
     for group in groups.values():
         if len(group) < 2:
             continue
-        going, kept = _keep_one(group, newest=False)
+        going, kept = _keep_one(board, group, newest=False)
         name = board.characteristics[group[0].id].name
         if kept is None:
-            reason = f"{len(group)} légendes nommées « {name} » en jeu, même tampon horaire : toutes partent"
+            reason = (f"{len(group)} légendes nommées « {name} » en jeu, les plus anciennes le sont "
+                      f"depuis le même moment ({min(_since(board, obj) for obj in group)}) : toutes partent")
         else:
             reason = (
                 f"{len(group)} légendes nommées « {name} » en jeu ; reste la plus ancienne, "
-                f"{kept.id} (tampon horaire {kept.timestamp})"
+                f"{kept.id} ({_since_label(board, kept)})"
             )
         events.append(
             Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.LEGEND_RULE,
@@ -400,17 +433,19 @@ def world_rule(board: Board, rule: str) -> tuple[Event, ...]:
     """Two or more world enchantments in play: all but the one that has been
     a world enchantment for the shortest time (latest timestamp) are put
     into their owners' graveyards; on a tie, all of them. Implements 420.5i
-    (2004), see 212.4j."""
+    (2004), see 212.4j and 502.15k; the moment is the permanent's ``since``,
+    as for :func:`legend_rule`."""
     group = [obj for obj, seen in board.permanents() if Supertype.WORLD in seen.supertypes]
     if len(group) < 2:
         return ()
-    going, kept = _keep_one(group, newest=True)
+    going, kept = _keep_one(board, group, newest=True)
     if kept is None:
-        reason = f"{len(group)} enchantements du monde en jeu, même tampon horaire : tous partent"
+        reason = (f"{len(group)} enchantements du monde en jeu, les plus récents le sont "
+                  f"depuis le même moment ({max(_since(board, obj) for obj in group)}) : tous partent")
     else:
         reason = (
             f"{len(group)} enchantements du monde en jeu ; reste le plus récent, "
-            f"{kept.id} (tampon horaire {kept.timestamp})"
+            f"{kept.id} ({_since_label(board, kept)})"
         )
     return (
         Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.WORLD_RULE,
@@ -482,7 +517,50 @@ def check(state: GameState, edition: Edition, layering: Layering | None = None) 
     events: list[Event] = []
     for action, rule in edition.state_based_actions.items():
         events.extend(REGISTRY[action](board, rule))
-    return tuple(events)
+    return changed_by_rules(board, events)
+
+
+def rule_changes(board: Board) -> dict[str, list[Characteristics]]:
+    """The rule-changing abilities the permanents have now (after the
+    layers), each with the permanents that have it (see
+    :data:`rules_kb.checker.vocabulary.RULE_CHANGES`)."""
+    found: dict[str, list[Characteristics]] = {}
+    for _, seen in board.permanents():
+        for ability in seen.abilities:
+            member = vocab.resolve(vocab.RULE_CHANGES, ability)
+            if member is not None:
+                found.setdefault(member, []).append(seen)
+    return found
+
+
+def changed_by_rules(board: Board, events: list[Event]) -> tuple[Event, ...]:
+    """``events`` as the effects that change the rules leave them: no legend
+    rule event under « la règle des légendes ne s'applique pas »; no player
+    losing who "can't lose the game" (an effect that says so wins over the
+    rule that says they lose: the card wins, 103.1, and such an effect
+    changes the rules, 418.3b); a destruction replaced by regeneration for a
+    permanent with a regeneration shield (419.6b, 2004)."""
+    changes = rule_changes(board)
+    safe = {player.name for player in board.state.players} if vocab.PLAYERS_CANT_LOSE in changes else set()
+    safe |= {seen.controller for seen in changes.get(vocab.YOU_CANT_LOSE, ())}
+    found: list[Event] = []
+    for event in events:
+        if event.effect is StateBasedAction.LEGEND_RULE and vocab.NO_LEGEND_RULE in changes:
+            continue
+        if event.action is Action.LOSE and safe & set(event.players):
+            event = replace(event, players=tuple(name for name in event.players if name not in safe))
+            if not event.players:
+                continue
+        if event.action is Action.DESTROY:
+            shielded = tuple(oid for oid in event.objects if board.state.object(oid).regeneration_shields > 0)
+            if shielded:
+                found.append(replace(event, action=Action.REGENERATE, objects=shielded,
+                                     see_also=(*event.see_also, "419.6b")))
+                event = replace(event, objects=tuple(oid for oid in event.objects if oid not in shielded))
+                if not event.objects:
+                    continue
+        found.append(event)
+    return tuple(found)
 
 
 def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
@@ -499,6 +577,7 @@ def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
         oid for e in events if e.action in (Action.DESTROY, Action.PUT_INTO_GRAVEYARD) for oid in e.objects
     }
     unattached = {oid for e in events if e.action is Action.UNATTACH for oid in e.objects}
+    regenerated = {oid for e in events if e.action is Action.REGENERATE for oid in e.objects}
     removed: dict[str, dict[str, int]] = {}
     for event in events:
         if event.action is Action.REMOVE_COUNTERS:
@@ -514,6 +593,8 @@ def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
         else:
             if obj.id in unattached:
                 obj = replace(obj, attached_to="")
+            if obj.id in regenerated:
+                obj = replace(obj, damage=0, tapped=True, regeneration_shields=obj.regeneration_shields - 1)
             if obj.id in removed:
                 counters = {
                     name: count - removed[obj.id].get(name, 0)

@@ -26,6 +26,29 @@ COLORS = {color: color.forms for color in Color}
 PERMANENT = "permanent"
 PLAYER = "joueur"
 ENCHANT_WORDS = {PERMANENT: ("permanent",), PLAYER: ("joueur", "player")}
+#: Designations of "Enchanter : … que vous contrôlez" that name who controls
+#: the permanent, relative to the aura's controller (212.4c, 212.4i).
+YOU_CONTROL = "que vous contrôlez"
+OPPONENT_CONTROLS = "qu'un adversaire contrôle"
+CONTROL_WORDS = {
+    YOU_CONTROL: ("que vous contrôlez", "you control"),
+    OPPONENT_CONTROLS: (
+        "qu'un adversaire contrôle", "que vous ne contrôlez pas", "an opponent controls", "you don't control",
+    ),
+}
+
+
+#: Abilities that change a rule of the game without touching characteristics,
+#: read by the state-based effects from the abilities a permanent has after
+#: the layers (so an effect removing abilities removes them, 418.4b).
+NO_LEGEND_RULE = "la règle des légendes ne s'applique pas"
+PLAYERS_CANT_LOSE = "les joueurs ne peuvent pas perdre la partie"
+YOU_CANT_LOSE = "vous ne pouvez pas perdre la partie"
+RULE_CHANGES = {
+    NO_LEGEND_RULE: (NO_LEGEND_RULE, "la règle de légende ne s'applique pas", "the legend rule doesn't apply"),
+    PLAYERS_CANT_LOSE: (PLAYERS_CANT_LOSE, "players can't lose the game"),
+    YOU_CANT_LOSE: (YOU_CANT_LOSE, "you can't lose the game"),
+}
 
 
 def _index(table: dict) -> dict[str, object]:
