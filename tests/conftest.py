@@ -80,3 +80,38 @@ def run_cli(capsys, kb):
         return CliResult(code, out, err)
 
     return run
+
+
+#: Debian's Chromium and its driver (packages chromium and chromium-driver), which the README's test
+#: command installs; Selenium never downloads a browser here.
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """A headless Chromium driven by Selenium: ``chromium(width, height)`` opens a window of that
+    size (CSS pixels) and returns its WebDriver; every window is closed at the end of the session.
+    Phone: 390 × 844; desktop: 1280 × 900."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    drivers = []
+
+    def open_window(width: int = 1280, height: int = 900):
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in (
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            f"--window-size={width},{height}", "--allow-file-access-from-files",
+        ):  # fmt: skip
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver.set_window_size(width, height)
+        drivers.append(driver)
+        return driver
+
+    yield open_window
+    for driver in drivers:
+        driver.quit()
