@@ -25,7 +25,7 @@ LAYERS = (
     ("loader", ("rules_kb.loader",)),
     ("features", ("rules_kb.lookup", "rules_kb.search", "rules_kb.ask", "rules_kb.checker", "rules_kb.export",
                   "rules_kb.inventory")),  # fmt: skip
-    ("presentation", ("rules_kb.serialize", "cli")),
+    ("presentation", ("rules_kb.serialize", "rules_kb.serve", "cli")),
 )
 
 
