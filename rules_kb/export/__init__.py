@@ -41,7 +41,7 @@ _ALIASES = {"markdown": "md", "htm": "html"}
 class Exported:
     """What an export made: its ``format``, the ``excerpt`` (None for a
     rulebook), the bytes written to a file or to standard output
-    (``data``; empty for a rulebook), ``files`` (a rulebook's page names)
+    (``data``; empty for a rulebook), ``files`` (a rulebook's file names: its pages and search scripts)
     and ``output``: where it was written (None: standard output, or not
     written yet)."""
 

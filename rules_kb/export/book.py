@@ -16,13 +16,24 @@ Every rule is anchored (``#r420-5c``), every reference it makes is a link,
 every glossary word it uses links to its entry, and each rule lists what
 cites it (*cité par*). Links are relative, so the folder can be copied
 anywhere.
+
+Every page has a sticky bar: a search box and thumb-sized links to the
+other pages. The search runs in the browser with no server, from
+``file://`` too: ``recherche-index.js`` holds the index of every rule and
+glossary entry (:mod:`rules_kb.export.book_index`) and ``livre.js`` (in
+``static/``) searches it; a number typed (« 420.5c ») goes to its rule.
+Without JavaScript the box stays hidden and the pages read as before. The
+glossary opens with an A–Z index; the table of contents lists, under each
+section, its titled rules (502's keywords: Vol, Célérité…).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from importlib import resources
 
+from rules_kb.export.book_index import INDEX_SCRIPT, SEARCH_SCRIPT, IndexEntry, glossary_entry, index_script, rule_entry
 from rules_kb.export.excerpt import (
     Paragraph,
     SegmentKind,
@@ -56,12 +67,52 @@ from rules_kb.core.model import (
     ruling_nodes,
 )
 from rules_kb.core.numbers import RuleNumber
+from rules_kb.core.text import fold
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import describe, rule_links, term_users
 
 INDEX = "index.html"
 GLOSSARY = "glossaire.html"
 _CHAPTER_TITLES_MISSING = "Chapitre {chapter}"
+#: The anchor of the table of contents on the index page (the bar's link when JavaScript is off).
+CONTENTS = "sommaire"
+
+#: The style the book's pages add to :data:`rules_kb.export.html.CSS`: the
+#: sticky bar (search box, results, page links), the glossary's A–Z index,
+#: the table of contents; every tap target at least 44 px.
+BOOK_CSS = """
+html { scroll-padding-top: 8.5rem; }
+.book-bar { position: sticky; top: 0; z-index: 10; background: #fff; border-bottom: 1px solid var(--line);
+            padding: .35rem 0 .25rem; font-family: "Helvetica Neue", Arial, sans-serif; }
+.book-bar nav.pages { display: flex; flex-wrap: nowrap; overflow-x: auto; gap: .3rem; padding: .25rem 0 0;
+                      border: 0; font-size: 1rem; -webkit-overflow-scrolling: touch; }
+.book-bar nav.pages a, .book-bar nav.pages strong { flex: none; display: inline-flex; align-items: center;
+  justify-content: center; min-width: 44px; min-height: 44px; padding: 0 .75rem; border: 1px solid var(--line);
+  border-radius: 8px; }
+.book-bar nav.pages strong { background: var(--accent); border-color: var(--accent); color: #fff; }
+form.search { margin: 0; }
+form.search input { width: 100%; min-height: 44px; font-size: 1rem; padding: .4rem .7rem;
+                    border: 1px solid var(--muted); border-radius: 8px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+ol.results { list-style: none; margin: .3rem 0 0; padding: 0; max-height: 60vh; overflow-y: auto;
+             border: 1px solid var(--line); border-radius: 8px; }
+ol.results li { border-bottom: 1px solid var(--line); }
+ol.results li.none { padding: .7rem; color: var(--muted); }
+ol.results a { display: block; min-height: 44px; padding: .45rem .7rem; border: 0; color: var(--ink); }
+ol.results .n { font-weight: bold; color: var(--accent); }
+ol.results .kind { color: var(--muted); font-size: .85rem; }
+ol.results .first { display: block; color: var(--muted); font-size: .85rem; overflow: hidden;
+                    text-overflow: ellipsis; white-space: nowrap; }
+nav.az { display: flex; flex-wrap: wrap; gap: .3rem; margin: .4rem 0 1rem; font-family: "Helvetica Neue", Arial, sans-serif; }
+nav.az a, nav.az span { display: inline-flex; align-items: center; justify-content: center; min-width: 44px;
+                        min-height: 44px; border: 1px solid var(--line); border-radius: 8px; }
+nav.az span { color: var(--line); }
+ul.contents a { display: inline-flex; align-items: center; min-height: 44px; border-bottom: 0;
+                text-decoration: underline dotted; text-underline-offset: .2em; }
+ul.contents ul.titled { display: flex; flex-wrap: wrap; gap: 0 .9rem; list-style: none; padding-left: 1rem; }
+main, section, dl, p, li { overflow-wrap: anywhere; }
+@media print { .book-bar, nav.az { display: none; } }
+"""
 
 
 def rules_page(edition: str, chapter: int) -> str:
@@ -151,10 +202,12 @@ class _Book:
             for chapter in sorted(chapters):
                 name = rules_page(edition, chapter)
                 label = f"{chapter}" if edition == self.kb.default_edition else f"{chapter} ({edition})"
+                head = self.kb.rule(str(chapter), edition)
+                hint = f"Chapitre {chapter}" + (f"\u00a0: {head.title}" if head and head.title else "") + f" (édition {edition})"
                 if name == page:
-                    element(nav, "strong", label)
+                    element(nav, "strong", label, title=hint, aria_current="page")
                 else:
-                    element(nav, "a", label, href=name)
+                    element(nav, "a", label, href=name, title=hint)
         if self.kb.corpus.glossary:
             element(nav, "a", "Glossaire", href=GLOSSARY)
         for document in self.kb.documents:
@@ -166,7 +219,19 @@ class _Book:
 
     def page(self, title: str, page: str):
         root, body = new_page(title, "Livre hors ligne des règles de Magic : l'Assemblée, exporté par rules-kb.")
-        self.navigation(body, page)
+        head = root.find("head")
+        element(head, "style", BOOK_CSS)
+        element(head, "script", src=INDEX_SCRIPT, defer="defer")
+        element(head, "script", src=SEARCH_SCRIPT, defer="defer")
+        bar = element(body, "header", "", "book-bar")
+        form = element(bar, "form", "", "search", role="search", action=f"{INDEX}#{CONTENTS}", hidden="hidden")
+        element(form, "label", "Chercher dans le livre", "visually-hidden", **{"for": "recherche"})
+        element(
+            form, "input", id="recherche", type="search", name="q", autocomplete="off", enterkeyhint="go",
+            placeholder="Chercher un mot, ou aller à 420.5c", aria_controls="resultats",
+        )  # fmt: skip
+        self.navigation(bar, page)
+        element(bar, "ol", "", "results", id="resultats", hidden="hidden", aria_live="polite")
         return root, body
 
     def footer(self, body) -> None:
@@ -221,6 +286,7 @@ class _Book:
     def glossary_page(self) -> bytes:
         root, body = self.page("Glossaire", GLOSSARY)
         element(body, "h1", "Glossaire")
+        self.letters(body)
         listing = element(element(body, "section", "", "glossary"), "dl")
 
         for entry in self.kb.corpus.glossary:
@@ -236,6 +302,21 @@ class _Book:
                 self.link_list(line, [(link.node, link.record.number) for link in users], GLOSSARY)
         self.footer(body)
         return serialise(root)
+
+    def letters(self, body) -> None:
+        """The glossary's A–Z index: each letter links to its first term (a letter without one is greyed)."""
+        first: dict[str, str] = {}
+        for entry in self.kb.corpus.glossary:
+            letter = fold(entry.term)[:1].upper()
+            first.setdefault(letter, self.places[glossary_node(entry)][1])
+        nav = element(body, "nav", "", "az", aria_label="Index alphabétique")
+        for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+            if letter in first:
+                element(nav, "a", letter, href=f"#{first.pop(letter)}")
+            else:
+                element(nav, "span", letter, aria_hidden="true")
+        for letter, anchor in first.items():  # a term that begins with a digit or a sign
+            element(nav, "a", letter, href=f"#{anchor}")
 
     def faq_page(self, document) -> bytes:
         name = self.document_page(document)
@@ -315,8 +396,8 @@ class _Book:
             item = element(listing, "li")
             element(item, "strong", document.title)
             append_text(item, f" ({document.date}, édition {document.edition}) — {document.origin}")
-        for edition, chapters in self.chapters.items():
-            element(body, "h2", f"Règles, édition {edition}")
+        for position, (edition, chapters) in enumerate(self.chapters.items()):
+            element(body, "h2", f"Règles, édition {edition}", id=CONTENTS if position == 0 else "")
             contents = element(body, "ul", "", "contents")
             for chapter in sorted(chapters):
                 page = rules_page(edition, chapter)
@@ -330,6 +411,7 @@ class _Book:
                     for section in sections:
                         entry = element(inner, "li")
                         element(entry, "a", f"{section.number} {section.title}".strip(), href=f"{page}#{self.places[rule_node(section)][1]}")
+                        self.titled_rules(entry, section, chapters[chapter], page)
         element(body, "h2", "Glossaire, FAQ et cours")
         listing = element(body, "ul")
         if self.kb.corpus.glossary:
@@ -343,6 +425,28 @@ class _Book:
         self.footer(body)
         return serialise(root)
 
+    def titled_rules(self, item, section: Rule, rules: list[Rule], page: str) -> None:
+        """Under a section of the table of contents, its rules that have a title (502's keywords)."""
+        titled = [r for r in rules if r.title and RuleNumber.parse(r.number).level == 2 and r.number.split(".")[0] == section.number]
+        if not titled:
+            return
+        listing = element(item, "ul", "", "titled")
+        for rule in sorted(titled, key=lambda r: RuleNumber.parse(r.number)):
+            entry = element(listing, "li")
+            element(entry, "a", f"{rule.number} {rule.title}", href=f"{page}#{self.places[rule_node(rule)][1]}")
+
+    def search_entries(self) -> list[IndexEntry]:
+        """Every rule (chapter by chapter, then those a FAQ quotes) and glossary entry, with its place."""
+        entries = []
+        for chapters in self.chapters.values():
+            for chapter in sorted(chapters):
+                for rule in sorted(chapters[chapter], key=lambda r: RuleNumber.parse(r.number)):
+                    entries.append(rule_entry(rule, *self.places[rule_node(rule)]))
+        for rules in self.quoted.values():
+            entries.extend(rule_entry(rule, *self.places[rule_node(rule)]) for rule in rules)
+        entries.extend(glossary_entry(entry, *self.places[glossary_node(entry)]) for entry in self.kb.corpus.glossary)
+        return entries
+
     def pages(self) -> dict[str, bytes]:
         files = {INDEX: self.index_page()}
         for edition, chapters in self.chapters.items():
@@ -355,6 +459,8 @@ class _Book:
                 files[self.document_page(document)] = self.faq_page(document)
             elif document.kind is DocumentKind.COURSE:
                 files[self.document_page(document)] = self.course_page(document)
+        files[INDEX_SCRIPT] = index_script(self.search_entries(), self.kb.default_edition)
+        files[SEARCH_SCRIPT] = resources.files("rules_kb.export").joinpath("static", SEARCH_SCRIPT).read_bytes()
         return files
 
 
@@ -365,8 +471,11 @@ def _short(record) -> str:
 
 
 def build_book(kb: KnowledgeBase, now: datetime | None = None) -> dict[str, bytes]:
-    """Every page of the rulebook of ``kb``'s corpus, by file name (see the
-    module's docstring); ``now`` is the export time shown (default: now)."""
+    """Every file of the rulebook of ``kb``'s corpus, by name: its pages
+    (see the module's docstring) and its two scripts (the search index
+    :data:`~rules_kb.export.book_index.INDEX_SCRIPT` and the search
+    :data:`~rules_kb.export.book_index.SEARCH_SCRIPT`); ``now`` is the export
+    time shown (default: now)."""
     when = (now or datetime.now().astimezone()).replace(second=0, microsecond=0)
     return _Book(kb, when).pages()
 
