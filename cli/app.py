@@ -339,6 +339,56 @@ def corpus_dump(options) -> int:
     )
 
 
+def mcp(options) -> int:
+    """``mcp``: the MCP server over standard input and output, on the corpus opened once."""
+    try:
+        kb = _open(options)
+    except RulesKbError as error:
+        raise _fail(error, False) from None
+    from rules_kb.serve.mcp import serve
+
+    serve(kb)
+    return 0
+
+
+def serve(options) -> int:
+    """``serve``: the web app and its JSON API, on the corpus opened once."""
+    from cli import render
+    from cli.output import french_spaces
+    from rules_kb.core.errors import describe_os_error
+    from rules_kb.serve import app as web
+
+    try:
+        kb = _open(options)
+    except RulesKbError as error:
+        raise _fail(error, False) from None
+    try:
+        sock = web.listening_socket(options.host, options.port)
+    except OSError as error:
+        import errno
+        import socket
+
+        if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+            reason, hint = "adresse inconnue de cet ordinateur", "Essayez --host 127.0.0.1, ou --host 0.0.0.0 pour le réseau local."
+        else:
+            reason = "port déjà utilisé" if error.errno == errno.EADDRINUSE else describe_os_error(error)
+            hint = f"Essayez un autre port : rules-kb serve --port {options.port + 1 if options.port < 65535 else 8000}."
+        render.error(f"Impossible d'écouter sur {options.host}, port {options.port} : {reason}. {hint}")
+        return 1
+    web.warm_up(kb)
+    where = f"[{options.host}]" if ":" in options.host else options.host
+    shown = "127.0.0.1" if where in ("0.0.0.0", "[::]") else where
+    sys.stdout.write(french_spaces(f"rules-kb : http://{shown}:{options.port}/ (Ctrl+C pour arrêter)") + "\n")
+    if not web.is_loopback(options.host):
+        lan = web.lan_address()
+        if lan:
+            sys.stdout.write(french_spaces(f"Sur un téléphone du même réseau : http://{lan}:{options.port}/") + "\n")
+        sys.stderr.write(french_spaces("Attention : le serveur est ouvert à tout le réseau local, sans mot de passe.") + "\n")
+    sys.stdout.flush()
+    web.run(web.create_app(kb), sock)
+    return 0
+
+
 def completion(options) -> int:
     """``completion``: the shell's completion script."""
     from cli.completion import script
@@ -351,7 +401,7 @@ def completion(options) -> int:
 COMMANDS: dict[str, Callable] = {
     "show": show, "search": search, "define": define, "ask": ask, "check": check, "graph": graph, "export": export,
     "index": index, "corpus list": corpus_list, "corpus check": corpus_check, "corpus dump": corpus_dump,
-    "completion": completion,
+    "serve": serve, "mcp": mcp, "completion": completion,
 }  # fmt: skip
 
 

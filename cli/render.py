@@ -260,7 +260,7 @@ def exported(result) -> None:
         return
     if excerpt is None:
         err_console.print(
-            f"Livre écrit dans « {result.output} » : {len(result.files)} pages ; "
+            f"Livre écrit dans « {result.output} » : {sum(name.endswith('.html') for name in result.files)} pages ; "
             f"ouvrez « {result.output / 'index.html'} » dans un navigateur."
         )
         return

@@ -267,6 +267,19 @@ def _completion(completion: _Parser) -> None:
     completion.add_argument("shell", metavar="SHELL", choices=("bash", "zsh", "fish"), help="bash, zsh ou fish.")
 
 
+def _mcp(mcp: _Parser) -> None:
+    mcp.add_argument("--corpus", metavar="DOSSIER", help=_CORPUS_HELP)
+
+
+def _serve(serve: _Parser) -> None:
+    serve.add_argument("--host", metavar="ADRESSE", default="127.0.0.1",
+                       help="Adresse d'écoute ; 0.0.0.0 pour l'ouvrir depuis un téléphone du réseau local "
+                       f"{_default('127.0.0.1 : cet ordinateur seul')}.")  # fmt: skip
+    serve.add_argument("--port", "-p", type=_bounded(1, 65535), default=8000, metavar="PORT",
+                       help=f"Port d'écoute {_default(8000, 1, 65535)}.")  # fmt: skip
+    serve.add_argument("--corpus", metavar="DOSSIER", help=_CORPUS_HELP)
+
+
 def _corpus_check(checking: _Parser) -> None:
     checking.add_argument("--strict", action="store_true", help="Code de sortie 1 s'il y a des diagnostics.")
     _common(checking)
@@ -341,6 +354,20 @@ COMMAND_LINE = (
         ),
     ),
     Command(
+        "serve", "L'application web locale et son API JSON.",
+        "L'application web locale (pages en français, pour téléphone et ordinateur, sans rien charger d'Internet) "
+        "et son API JSON, dont les réponses ont les formes de --json : /api/rules/420.5c, /api/define?term=…, "
+        "/api/search?q=…, /api/ask?q=…, POST /api/check. Le corpus est chargé une fois ; Ctrl+C arrête le serveur.",
+        "", _serve,
+    ),
+    Command(
+        "mcp", "Serveur MCP (entrée et sortie standard) pour les assistants.",
+        "Serveur MCP sur l'entrée et la sortie standard, à déclarer dans un assistant (Claude Desktop, Claude "
+        "Code…) : outils show_rule, define_term, search_rules, ask_rules et check_scenario. Chaque outil rend le "
+        "JSON de la commande correspondante avec --json, plus « citations » : les règles citées, texte exact. "
+        "Le serveur tourne jusqu'à ce que l'assistant ferme la connexion.", "", _mcp,
+    ),
+    Command(
         "completion", "Le script de complétion de rules-kb pour bash, zsh ou fish.",
         "Affiche le script de complétion (touche Tab) de rules-kb pour un shell : commandes, options et leurs "
         "valeurs.", "SHELL", _completion,
@@ -364,6 +391,8 @@ EXAMPLES = {
     "corpus list": ("corpus list", "corpus list --json"),
     "corpus check": ("corpus check", "corpus check --strict"),
     "corpus dump": ("corpus dump --no-pager > tout.txt", "corpus dump --json"),
+    "serve": ("serve", "serve --port 8080", "serve --host 0.0.0.0"),
+    "mcp": ("mcp", "mcp --corpus mon-corpus/"),
     "completion": ("completion bash > ~/.local/share/bash-completion/completions/rules-kb",
                    "completion fish > ~/.config/fish/completions/rules-kb.fish", "source <(rules-kb completion zsh)"),
 }  # fmt: skip

@@ -354,6 +354,10 @@ def test_bash_completion():
 # -- every README example ----------------------------------------------------------------------
 
 
+#: The README examples that start a server, which answers until it is stopped: run by their own tests.
+SERVERS = ("rules-kb serve",)
+
+
 def readme_examples(readme: Path = README) -> list[str]:
     """The ``rules-kb …`` commands of the README's usage sections (from « Commandes » to
     « Formes JSON »): lines of its ``sh`` blocks and inline code, comments removed, in order, once each."""
@@ -408,7 +412,8 @@ def test_every_readme_example_runs_on_an_ascii_console_40_columns_wide(
     monkeypatch.setenv("RULES_KB_NO_PAGER", "1")
     if terminal:
         monkeypatch.setenv("TTY_COMPATIBLE", "1")
-    failures = {line: problem for line in examples if (problem := _run_example(monkeypatch, line, tmp_path))}
+    runs = [line for line in examples if not line.startswith(SERVERS)]  # they serve until stopped: tests/test_serve.py
+    failures = {line: problem for line in runs if (problem := _run_example(monkeypatch, line, tmp_path))}
     assert not failures, "\n\n".join(f"{line}\n{problem}" for line, problem in failures.items())
 
 

@@ -1,8 +1,617 @@
-"""The HTML pages of ``rules-kb serve``."""
+"""The HTML pages of ``rules-kb serve``: French, mobile-first, usable without JavaScript.
+
+Every page is built as an lxml tree from the JSON shapes of
+:mod:`rules_kb.serve.api` (those of ``--json``), so every text is escaped
+by lxml; its CSS and its one script come from ``static/`` (the
+Content-Security-Policy allows nothing inline and nothing from elsewhere).
+
+- ``/``: the search box (``GET /aller?q=``: :func:`destination` sends a
+  rule number to its rule, a card name to its card, a glossary term to its
+  definition, a question to ``ask``, anything else to the search);
+- ``/regle/{numéro}``: a rule with its context, text, examples, subrules,
+  what it cites and what cites it, its glossary terms (definition on tap),
+  FAQ rulings, cards, other editions and versions with their diffs;
+- ``/definition?terme=``, ``/recherche?q=`` (``&type=``), ``/question?q=``;
+- ``/verifier``: a TOML scenario (``?exemple=`` loads a bundled one),
+  checked by ``POST /verifier``: outcome, state-based events, layer trace;
+- ``/glossaire``: the glossary from A to Z.
+
+``static/suggest.js`` adds suggestions as one types, from ``/api/search``.
+"""
 
 from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from urllib.parse import parse_qs, quote, urlencode
+
+from rules_kb.core.errors import RulesKbError
+from rules_kb.export import html as builders
+from rules_kb.export.html import serialise
+from rules_kb.serve import api
+
+#: The folder of the CSS and the script.
+STATIC = Path(__file__).parent / "static"
+
+#: A question: a question mark, or at least this many words.
+QUESTION_WORDS = 4
+
+
+#: What XML cannot hold (control characters, lone surrogates, non-characters): left out of the pages.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+
+
+#: The space before ``: ; ? ! »`` and after ``«``: made non-breaking in the pages' texts.
+_FRENCH_SPACE = re.compile(r"(?<=\S) (?=[:;?!»])|(?<=«) ")
+
+
+def clean(text: str) -> str:
+    """``text`` without the characters XML cannot hold (a user may type or send any)."""
+    return _NOT_XML.sub("", text)
+
+
+def element(parent, tag: str, text: str = "", css_class: str = "", **attributes: str):
+    """:func:`rules_kb.export.html.element` on :func:`clean` text (French
+    punctuation held to its word by a non-breaking space; not in a text
+    area, whose text is the user's) and attributes."""
+    text = clean(text) if tag == "textarea" else _FRENCH_SPACE.sub("\u00a0", clean(text))
+    return builders.element(parent, tag, text, css_class, **{name: clean(value) for name, value in attributes.items()})
+
+
+def append_text(parent, text: str) -> None:
+    """:func:`rules_kb.export.html.append_text` on :func:`clean` text, French punctuation held to its word."""
+    builders.append_text(parent, _FRENCH_SPACE.sub("\u00a0", clean(text)))
+
+
+# -- where the search box goes ---------------------------------------------------------------
+
+
+def _folded(text: str) -> str:
+    """``text`` lowercased without accents and with single spaces, to compare names."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(char for char in decomposed if not unicodedata.combining(char)).split())
+
+
+def _card_names(kb) -> dict[str, str]:
+    """The FAQ's card names, by their folded form."""
+    from rules_kb.core.model import RecordKind
+
+    return kb.cached("serve-card-names", lambda: {_folded(card.name): card.name for card in kb.records(RecordKind.CARD)})
+
+
+def destination(kb, text: str) -> str:
+    """Where the search box sends ``text``: the rule page for a rule number
+    (``420.5c``), the card for a card's name, the definition for a glossary
+    term (``piétinement``, ``trample``, ``couche``), ``ask`` for a question
+    (a ``?``, or :data:`QUESTION_WORDS` words or more), else the search."""
+    from rules_kb.core.numbers import RuleNumber, RuleNumberError
+
+    query = " ".join(text.split())[: api.MAX_TEXT]
+    if not query:
+        return "/"
+    candidate = query.rstrip(".")
+    if re.fullmatch(r"\d[\w.]*", candidate):
+        try:
+            return "/regle/" + quote(str(RuleNumber.parse(candidate)))
+        except RuleNumberError:
+            return "/regle/" + quote(candidate, safe="")
+    if (card := _card_names(kb).get(_folded(query))) is not None:
+        return card_href(card)
+    question = "?" in query or len(query.split()) >= QUESTION_WORDS
+    if not question:
+        try:
+            found = api.define(kb, query)
+        except RulesKbError:
+            found = None
+        if found is not None:
+            return "/definition?" + urlencode({"terme": query})
+        return "/recherche?" + urlencode({"q": query})
+    return "/question?" + urlencode({"q": query})
+
+
+def hit_href(hit: dict) -> str:
+    """The page of a search hit (:func:`rules_kb.serialize.hit_dict`)."""
+    if hit["kind"] == "rule":
+        return f"/regle/{quote(hit['id'])}" + (f"?{urlencode({'edition': hit['edition']})}" if hit.get("edition") else "")
+    if hit["kind"] == "glossary":
+        return "/definition?" + urlencode({"terme": hit["title"]})
+    if hit["kind"] in ("card", "ruling"):
+        return card_href(hit["title"])
+    return "/recherche?" + urlencode({"q": hit["title"]})
+
+
+def card_href(name: str) -> str:
+    """The page of a FAQ card: the search of its name among the cards and the rulings."""
+    return "/recherche?" + urlencode([("q", name), ("type", "carte"), ("type", "décision")])
+
+
+def rule_href(number: str, edition: str = "") -> str:
+    """The page of a rule (of ``edition``, if given)."""
+    return f"/regle/{quote(number)}" + (f"?{urlencode({'edition': edition})}" if edition else "")
+
+
+# -- the page skeleton -------------------------------------------------------------------------
+
+
+def _page(title: str, query: str = ""):
+    """``(root, main)``: a page with the header (site name, search box,
+    navigation), an empty ``<main>`` and the footer."""
+    root = element(None, "html", lang="fr")
+    head = element(root, "head")
+    element(head, "meta", charset="utf-8")
+    element(head, "meta", name="viewport", content="width=device-width, initial-scale=1")
+    element(head, "meta", name="referrer", content="no-referrer")
+    element(head, "title", f"{title} — rules-kb" if title else "rules-kb")
+    element(head, "link", rel="stylesheet", href="/static/style.css")
+    element(head, "link", rel="icon", href="/static/icon.svg", type="image/svg+xml")
+    element(head, "script", src="/static/suggest.js", defer="defer")
+    body = element(root, "body")
+    header = element(body, "header", "", "site")
+    element(header, "a", "rules-kb", "brand", href="/")
+    form = element(header, "form", "", "search", action="/aller", method="get", role="search")
+    element(form, "label", "Règle, terme, carte ou question", "visually-hidden", **{"for": "q"})
+    element(form, "input", "", "", id="q", name="q", type="search", value=query, autocomplete="off",
+            placeholder="420.5c, piétinement, ou une question…", maxlength=str(api.MAX_TEXT),
+            aria_controls="suggestions")  # fmt: skip
+    element(form, "button", "Chercher", type="submit")
+    element(header, "ul", "", "suggestions", id="suggestions", role="listbox", hidden="hidden")
+    nav = element(header, "nav")
+    for label, href in (("Glossaire", "/glossaire"), ("Vérifier", "/verifier"), ("Recherche", "/recherche")):
+        element(nav, "a", label, href=href)
+    main = element(body, "main", id="contenu")
+    footer = element(body, "footer")
+    element(footer, "p", "Règles complètes de Magic : l'Assemblée, en français. Fonctionne hors ligne.")
+    return root, main
+
+
+def _html(root, status: int = 200):
+    from starlette.responses import Response
+
+    return Response(serialise(root), status, media_type="text/html; charset=utf-8")
+
+
+def _error(main, error: RulesKbError | str) -> None:
+    box = element(main, "div", "", "error", role="alert")
+    element(box, "h1", "Introuvable" if isinstance(error, RulesKbError) and api.status(error) == 404 else "Erreur")
+    element(box, "p", api.message(error) if isinstance(error, RulesKbError) else error)
+
+
+def _error_response(title: str, error: RulesKbError, query: str = ""):
+    root, main = _page(title, query)
+    _error(main, error)
+    return _html(root, api.status(error))
+
+
+def error_page(request, status: int):
+    """The page of an HTTP error (an address that does not exist: 404)."""
+    root, main = _page("Page introuvable")
+    box = element(main, "div", "", "error", role="alert")
+    element(box, "h1", "Page introuvable" if status == 404 else f"Erreur {status}")
+    element(box, "p", "Cette adresse n'existe pas. Tapez un numéro de règle, un terme ou une question dans la boîte "
+            "de recherche, ou revenez à l'accueil.")  # fmt: skip
+    element(element(box, "p"), "a", "Accueil", "button", href="/")
+    return _html(root, status)
+
+
+def node_href(node: str) -> str:
+    """The page of a graph node id (``rule:2004:309``, ``glossary:2004:Couche``); ``""``: none."""
+    kind, _, rest = node.partition(":")
+    edition, _, key = rest.partition(":")
+    if kind == "rule":
+        return rule_href(key, edition)
+    if kind == "glossary":
+        return "/definition?" + urlencode({"terme": key})
+    if kind in ("card", "ruling"):
+        return card_href(key.partition("#")[0])
+    return ""
+
+
+def _linked_text(parent, kb, rule: dict, css_class: str = "rule-text") -> None:
+    """The paragraphs of a rule's text, its references (« voir règle 309 ») and
+    the first use of each glossary term linked (the rule graph's links:
+    :func:`rules_kb.export.excerpt.segment`)."""
+    from rules_kb.core.model import RecordKind, node_id
+    from rules_kb.export.excerpt import segment, text_links
+
+    links = text_links(kb.graph, node_id(RecordKind.RULE, rule["edition"], rule["number"]))
+    for paragraph in [part for part in rule["text"].split("\n") if part.strip()]:
+        node = element(parent, "p", "", css_class)
+        for part in segment(paragraph, links, terms=True):
+            href = node_href(part.targets[0]) if part.targets else ""
+            if href:
+                element(node, "a", part.text, "term" if part.kind.name == "TERM" else "ref", href=href)
+            else:
+                append_text(node, part.text)
+
+
+def _rule_line(parent, rule: dict, tag: str = "li", text_key: str = "text"):
+    """A rule as a line: its number (a link), title and text (or excerpt)."""
+    item = element(parent, tag, "", "rule-line")
+    element(item, "a", rule["number"], "number", href=rule_href(rule["number"], rule.get("edition", "")))
+    if rule.get("title"):
+        element(item, "strong", " " + rule["title"])
+    if rule.get(text_key):
+        append_text(item, " — " + rule[text_key])
+    return item
+
+
+def _section(main, heading: str, css_class: str = ""):
+    section = element(main, "section", "", css_class)
+    element(section, "h2", heading)
+    return section
+
+
+def _term_details(parent, term: str, definition: str, written: str = ""):
+    """A glossary term whose definition opens on tap (``<details>``: no script needed)."""
+    details = element(parent, "details", "", "term")
+    summary = element(details, "summary", written or term)
+    if written and written.casefold() != term.casefold():
+        element(summary, "span", f" ({term})", "muted")
+    element(details, "p", definition)
+    element(details, "a", "Définition complète", href="/definition?" + urlencode({"terme": term}))
+    return details
+
+
+def _links(main, heading: str, links: list[dict]) -> None:
+    """A list of graph links (:func:`rules_kb.serialize.link_dict`)."""
+    if not links:
+        return
+    listing = element(_section(main, heading), "ul", "", "links")
+    for link in links:
+        item = element(listing, "li")
+        if link["kind"] == "rule":
+            element(item, "a", link["number"], "number", href=rule_href(link["number"], link.get("edition", "")))
+            append_text(item, " " + (link.get("title") or link.get("excerpt") or ""))
+        elif link["kind"] == "glossary":
+            element(item, "a", link["term"], href="/definition?" + urlencode({"terme": link["term"]}))
+            append_text(item, " — " + link.get("definition", ""))
+        elif link["kind"] == "ruling":
+            element(item, "a", link["card"], href=card_href(link["card"]))
+            append_text(item, " — " + link.get("text", ""))
+        elif link["kind"] == "card":
+            element(item, "a", link["name"], href=card_href(link["name"]))
+            append_text(item, f" (FAQ {link.get('faq', '')})")
+        else:
+            element(item, "a", link.get("title", ""), href="/recherche?" + urlencode({"q": link.get("title", "")}))
+
+
+def _diff(parent, diff: list[dict]) -> None:
+    """A word diff as text with ``<del>`` and ``<ins>``."""
+    paragraph = element(parent, "p", "", "diff")
+    for part in diff:
+        if part["op"] == "equal":
+            append_text(paragraph, part["text"] + " ")
+        else:
+            element(paragraph, "del" if part["op"] == "delete" else "ins", part["text"])
+            append_text(paragraph, " ")
+
+
+# -- the pages -----------------------------------------------------------------------------------
+
+
+def home(request):
+    root, main = _page("")
+    element(main, "h1", "Les règles, tout de suite")
+    element(main, "p", "Tapez un numéro de règle (420.5c), un terme du glossaire (piétinement, trample), "
+            "le nom d'une carte de la FAQ, ou une question en mots de joueur.", "lead")  # fmt: skip
+    tries = element(_section(main, "Essayez"), "ul", "", "tries")
+    for example in ("420.5c", "piétinement", "couche", "Guide griffon", "ma 2/2 a pris 2 dégâts, elle meurt ?",
+                    "il a trample et je bloque avec une 1/1"):  # fmt: skip
+        element(element(tries, "li"), "a", example, "button", href="/aller?" + urlencode({"q": example}))
+    return _html(root)
+
+
+def go(request):
+    """``/aller?q=``: a redirect (303) to :func:`destination`."""
+    from starlette.responses import RedirectResponse
+
+    return RedirectResponse(destination(request.app.state.kb, request.query_params.get("q") or ""), 303)
+
+
+def rule(request):
+    number = request.path_params["number"]
+    try:
+        edition = api.edition_parameter(request.query_params)
+        data = api.show(request.app.state.kb, number, edition)
+    except RulesKbError as error:
+        return _error_response(f"Règle {number[:40]}", error, number)
+    found = data["rule"]
+    root, main = _page(f"Règle {found['number']}", found["number"])
+    if data["context"]:
+        trail = element(main, "nav", "", "breadcrumb", aria_label="Contexte")
+        for ancestor in data["context"]:
+            element(trail, "a", f"{ancestor['number']} {ancestor['title']}".strip(), href=rule_href(ancestor["number"], ancestor["edition"]))
+            append_text(trail, " › ")
+    article = element(main, "article", "", "rule", data_number=found["number"], data_edition=found["edition"])
+    heading = element(article, "h1")
+    element(heading, "span", found["number"], "number")
+    if found["title"]:
+        append_text(heading, " " + found["title"])
+    element(article, "p", f"Édition {found['edition']} · {found['source']['document']}, ligne {found['source']['line_start']}", "muted")
+    _linked_text(article, request.app.state.kb, found)
+    for example in found["examples"]:
+        element(article, "p", "Exemple : " + example, "example")
+    for note in data["notes"]:
+        element(article, "p", note, "note")
+    if data["subrules"]:
+        listing = element(_section(main, "Sous-règles"), "ul", "", "subrules")
+        for child in data["subrules"]:
+            item = element(listing, "li", "", "subrule", id=child["number"])
+            element(item, "a", child["number"], "number", href=rule_href(child["number"], child["edition"]))
+            if child["title"]:
+                element(item, "strong", " " + child["title"])
+            _linked_text(item, request.app.state.kb, child)
+            for example in child["examples"]:
+                element(item, "p", "Exemple : " + example, "example")
+    _links(main, "Cite", data.get("cites", []))
+    _links(main, "Cité par", data.get("cited_by", []))
+    if data.get("terms"):
+        section = _section(main, "Termes du glossaire")
+        for term in data["terms"]:
+            _term_details(section, term["term"], term["definition"], term.get("written", ""))
+    _links(main, "Décisions de la FAQ", data.get("rulings", []))
+    _links(main, "Cartes", data.get("cards", []))
+    if data.get("counterparts"):
+        listing = element(_section(main, "Autres éditions"), "ul", "", "links")
+        for other in data["counterparts"]:
+            _rule_line(listing, other)
+    for version in data.get("versions", []):
+        section = _section(main, f"Version {version['edition']}")
+        _rule_line(section, version, "p")
+        if version.get("diff") or any(child.get("diff") for child in version["subrules"]):
+            element(section, "p", "Différences (ancien → nouveau) :", "muted")
+            if version.get("diff"):
+                _diff(section, version["diff"])
+            for child in version["subrules"]:
+                if child.get("diff"):
+                    element(section, "a", child["number"], "number", href=rule_href(child["number"], child["edition"]))
+                    _diff(section, child["diff"])
+    return _html(root)
+
+
+def definition(request):
+    term = (request.query_params.get("terme") or "").strip()
+    try:
+        data = api.define(request.app.state.kb, api.text_parameter({"terme": term}, "terme"))
+    except RulesKbError as error:
+        return _error_response("Définition", error, term)
+    entry = data["entry"]
+    root, main = _page(entry["term"], term)
+    article = element(main, "article", "", "definition")
+    element(article, "h1", entry["term"])
+    if data["understood"]:
+        element(article, "p", f"Compris : {data['understood']}", "muted")
+    for paragraph in entry["definition"]:
+        element(article, "p", paragraph)
+    for example in entry["examples"]:
+        element(article, "p", "Exemple : " + example, "example")
+    element(article, "p", f"Glossaire, édition {entry['edition']}", "muted")
+    if data["cited_rules"]:
+        listing = element(_section(main, "Règles citées"), "ul", "", "links")
+        for cited in data["cited_rules"]:
+            _rule_line(listing, cited)
+    _links(main, "Règles qui emploient le terme", data["used_by"])
+    if data["alternatives"]:
+        listing = element(_section(main, "Voir aussi"), "ul", "", "links")
+        for other in data["alternatives"]:
+            name = other if isinstance(other, str) else other.get("term", "")
+            element(element(listing, "li"), "a", name, href="/definition?" + urlencode({"terme": name}))
+    return _html(root)
+
+
+def search_page(request):
+    params = request.query_params
+    query = (params.get("q") or "").strip()
+    root, main = _page("Recherche", query)
+    element(main, "h1", "Recherche")
+    if not query:
+        element(main, "p", "Tapez des mots dans la boîte de recherche, en haut de la page.")
+        return _html(root)
+    kinds = tuple(kind.strip()[:40] for kind in params.getlist("type") if kind.strip())
+    try:
+        data = api.search(request.app.state.kb, api.text_parameter(params, "q"), api.limit_parameter(params, 20),
+                          api.edition_parameter(params), kinds)  # fmt: skip
+    except RulesKbError as error:
+        _error(main, error)
+        return _html(root, api.status(error))
+    if data["understood"]:
+        element(main, "p", "Compris : " + ", ".join(data["understood"]), "muted")
+    if not data["hits"]:
+        element(main, "p", f"Aucun résultat pour « {query} ».")
+    listing = element(main, "ol", "", "hits")
+    for hit in data["hits"]:
+        item = element(listing, "li", "", f"hit hit-{hit['kind']}")
+        element(item, "a", hit["title"] or hit["id"], href=hit_href(hit))
+        element(item, "span", f" {_KINDS.get(hit['kind'], hit['kind'])}", "muted")
+        element(item, "p", hit["snippet"])
+    return _html(root)
+
+
+_KINDS = {"rule": "règle", "glossary": "glossaire", "card": "carte", "ruling": "décision", "faq-section": "FAQ",
+          "course": "cours"}  # fmt: skip
+
+
+def question(request):
+    query = (request.query_params.get("q") or "").strip()
+    root, main = _page("Question", query)
+    element(main, "h1", "Question")
+    if not query:
+        element(main, "p", "Décrivez la situation en mots de joueur dans la boîte de recherche.")
+        return _html(root)
+    try:
+        data = api.ask(request.app.state.kb, api.text_parameter(request.query_params, "q"),
+                       api.limit_parameter(request.query_params, 5), api.edition_parameter(request.query_params))  # fmt: skip
+    except RulesKbError as error:
+        _error(main, error)
+        return _html(root, api.status(error))
+    element(main, "p", f"« {data['question']} »", "question")
+    verification = data.get("verification")
+    if verification and verification.get("outcome"):
+        box = element(_section(main, "Verdict du vérificateur", "verdict"), "ul")
+        for line in verification["outcome"]:
+            element(box, "li", line)
+        if verification.get("note"):
+            element(box, "li", verification["note"])
+    if data.get("unknown"):
+        element(main, "p", "Aucune règle ne correspond vraiment à la question ; voici les plus proches.", "note")
+    if data["rules"]:
+        listing = element(_section(main, "Règles"), "ol", "", "rules")
+        for found in data["rules"]:
+            item = _rule_line(listing, found, text_key="snippet")
+            if found.get("why"):
+                element(item, "p", found["why"], "muted")
+    if data.get("glossary"):
+        listing = element(_section(main, "Glossaire"), "ul", "", "links")
+        for term in data["glossary"]:
+            element(element(listing, "li"), "a", term, href="/definition?" + urlencode({"terme": term}))
+    if data.get("rulings"):
+        listing = element(_section(main, "Décisions de la FAQ"), "ul", "", "links")
+        for ruling in data["rulings"]:
+            item = element(listing, "li")
+            card = ruling.get("card", "")
+            element(item, "a", card, href=card_href(card))
+            append_text(item, " — " + ruling.get("text", ""))
+    return _html(root)
+
+
+def glossary(request):
+    from rules_kb.core.model import RecordKind
+
+    kb = request.app.state.kb
+    entries = sorted({(entry.term, entry.edition): entry for entry in kb.records(RecordKind.GLOSSARY)}.values(),
+                     key=lambda entry: (_folded(entry.term), entry.edition))  # fmt: skip
+    by_letter: dict[str, list] = {}
+    for entry in entries:
+        letter = (_folded(entry.term)[:1] or "#").upper()
+        by_letter.setdefault(letter if letter.isalpha() else "#", []).append(entry)
+    root, main = _page("Glossaire")
+    element(main, "h1", "Glossaire de A à Z")
+    letters = element(main, "nav", "", "letters", aria_label="Lettres")
+    for letter in by_letter:
+        element(letters, "a", letter, href=f"#lettre-{letter}")
+    for letter, group in by_letter.items():
+        section = element(main, "section", "", "letter", id=f"lettre-{letter}")
+        element(section, "h2", letter)
+        listing = element(section, "ul", "", "glossary")
+        for entry in group:
+            item = element(listing, "li")
+            element(item, "a", entry.term, href="/definition?" + urlencode({"terme": entry.term}))
+            element(item, "span", f" {entry.edition}", "muted")
+    return _html(root)
+
+
+def check_page(request):
+    """``GET /verifier``: the form (``?exemple=`` fills it); ``POST``: the form's scenario checked."""
+    from rules_kb.checker.report import examples
+
+    text, report, problem = "", None, None
+    if request.method == "GET":
+        name = (request.query_params.get("exemple") or "").strip()
+        if name:
+            try:
+                text = api.example(name)["text"]
+            except RulesKbError as error:
+                problem = error
+    return _check_response(text, report, problem, examples())
+
+
+async def check_post(request):
+    from starlette.concurrency import run_in_threadpool
+
+    from rules_kb.checker.report import examples
+
+    body = await request.body()
+    text, report, problem = "", None, None
+    try:
+        form = parse_qs(api.scenario_text(body), keep_blank_values=True)
+        text = (form.get("scenario") or [""])[0]
+        edition = (form.get("edition") or [""])[0].strip() or None
+        report = await run_in_threadpool(api.check, request.app.state.kb, api.scenario_text(text.encode("utf-8")), edition)
+    except RulesKbError as error:
+        problem = error
+    return _check_response(text, report, problem, examples())
+
+
+def _check_response(text: str, report, problem, bundled):
+    root, main = _page("Vérifier un scénario")
+    element(main, "h1", "Vérifier un scénario")
+    form = element(main, "form", "", "check", action="/verifier", method="post")
+    element(form, "label", "Scénario (TOML)", **{"for": "scenario"})
+    element(form, "textarea", text, "", id="scenario", name="scenario", rows="16", spellcheck="false")
+    element(form, "button", "Vérifier", type="submit")
+    if problem is not None:
+        _error(main, problem)
+        problems = getattr(problem, "problems", ())
+        if len(problems) > 1:
+            listing = element(main, "ul", "", "problems")
+            for each in problems:
+                element(listing, "li", (f"ligne {each.line} : " if each.line else "") + each.detail)
+    if report is not None:
+        _report(main, report)
+    listing = element(_section(main, "Exemples pour commencer"), "ul", "", "examples")
+    for example in bundled:
+        item = element(listing, "li")
+        element(item, "a", example.title, href="/verifier?" + urlencode({"exemple": example.name}))
+        element(item, "span", f" ({example.name})", "muted")
+    return _html(root, api.status(problem) if problem is not None else 200)
+
+
+def _report(main, report: dict) -> None:
+    """The trace of a checked scenario: outcome, state-based events, layers, rules."""
+    section = _section(main, f"Résultat : {report['title'] or 'scénario'}", "verdict")
+    element(section, "p", f"Édition : {report['edition_name']}", "muted")
+    outcome = report["outcome"]
+    if outcome["draw"]:
+        element(section, "p", f"Partie nulle ({outcome['rule']}).")
+    if outcome["losers"]:
+        element(section, "p", "Perd la partie : " + ", ".join(outcome["losers"]))
+    events = [event for round_ in report["rounds"] for event in round_["events"]]
+    if not events:
+        element(section, "p", "Aucun effet basé sur un état ne s'applique.")
+    listing = element(section, "ol", "", "events")
+    for number, round_ in enumerate(report["rounds"], 1):
+        for event in round_["events"]:
+            item = element(listing, "li")
+            element(item, "a", event["rule"], "number", href=rule_href(event["rule"]))
+            who = ", ".join(event["objects"] + event["players"])
+            append_text(item, f" (vérification {number}) {who} : {event['reason']}")
+    layers = element(_section(main, "Couches (418.5)", "layers"), "ol", "", "layers")
+    for layer in report["layers"]:
+        item = element(layers, "li")
+        element(item, "strong", f"Couche {layer['layer']} — {layer['name']}")
+        if not layer["steps"]:
+            element(item, "span", " : aucun effet", "muted")
+        for step in layer["steps"]:
+            line = element(item, "p", f"{step['text'] or step['id']} → {', '.join(step['objects'])}")
+            if step["reason"]:
+                append_text(line, f" ({step['reason']})")
+            for number in step["rules"]:
+                append_text(line, " ")
+                element(line, "a", number, "number", href=rule_href(number))
+    final = element(_section(main, "État final"), "ul")
+    for permanent in report["final"]["permanents"]:
+        power = f" {permanent['power']}/{permanent['toughness']}" if permanent["power"] is not None else ""
+        element(final, "li", f"{permanent['name']} ({permanent['id']}){power} : {permanent['zone']}")
+    rules = element(_section(main, "Règles appliquées"), "ul", "", "links")
+    for found in report["rules"]:
+        _rule_line(rules, found)
 
 
 def routes() -> list:
     """The pages' Starlette routes (and the mount of ``static/``)."""
-    return []
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    return [
+        Route("/", home),
+        Route("/aller", go),
+        Route("/regle/{number:path}", rule),
+        Route("/definition", definition),
+        Route("/recherche", search_page),
+        Route("/question", question),
+        Route("/glossaire", glossary),
+        Route("/verifier", check_page, methods=["GET"]),
+        Route("/verifier", check_post, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
