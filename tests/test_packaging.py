@@ -24,4 +24,5 @@ def test_wheel_contains_the_corpus(tmp_path):
     assert expected <= names
     assert {"rules_kb/loader.py", "rules_kb/export/book.py", "indexer/rules_inline.py", "cli/app.py"} <= names
     assert "rules_kb/export/static/livre.js" in names  # the offline rulebook's search
+    assert {"rules_kb/serve/static/style.css", "rules_kb/serve/static/suggest.js"} <= set(names)  # the web app
     assert not any(name.startswith(("tests/", "bench/")) for name in names)
