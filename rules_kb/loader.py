@@ -37,7 +37,7 @@ from pathlib import Path
 from rules_kb.build.glossary import GlossaryIndex
 from rules_kb.build.store import DATABASE, Store
 from rules_kb.core.corpus import MANIFEST, PACKAGE, Progress, load_manifest, locate_corpus, no_progress
-from rules_kb.core.errors import CorpusError, UnknownEditionError, describe_os_error
+from rules_kb.core.errors import CorpusError, IndexBuildError, UnknownEditionError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, Document, RecordKind, Rule, node_id
 from rules_kb.core.numbers import RuleNumber
 
@@ -58,6 +58,47 @@ def cache_root() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("rules-kb", appauthor=False))
+
+
+def _unsafe(path: Path) -> str | None:
+    """Why the existing folder ``path`` is no safe cache folder (another
+    user may write in it: writable by all, or owned by another user), or None."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None  # missing: created owner-only; unusable: the build says why
+    if stat.st_mode & 0o002:
+        return "il est modifiable par tous les utilisateurs"
+    if hasattr(os, "geteuid") and stat.st_uid != os.geteuid():
+        return "il appartient à un autre utilisateur"
+    return None
+
+
+def private_root(root: Path | None) -> Path:
+    """``root`` when it is safe for a cache, else (or when ``root`` is None)
+    a private temporary folder.
+
+    A cache another user could write in could be swapped for one that lies,
+    so ``root`` is refused when it is writable by all or owned by another
+    user: one French line on stderr, and the cache is built in a private
+    temporary folder, removed when the process ends.
+    """
+    reason = None if root is None else _unsafe(root)
+    if root is not None and reason is None:
+        return root
+    import atexit
+    import shutil
+    import tempfile
+
+    private = Path(tempfile.mkdtemp(prefix="rules-kb-"))
+    atexit.register(shutil.rmtree, private, True)
+    if root is None:
+        return private
+    _warn(
+        f"Dossier de cache « {root} » refusé : {reason}. Cache reconstruit dans un dossier privé ; "
+        "choisissez un dossier à vous avec la variable RULES_KB_HOME."
+    )
+    return private
 
 
 def code_files() -> list[str]:
@@ -127,7 +168,32 @@ def _remembered(root: Path, folder: Path, code: list[str]) -> str | None:
         found = stamp["fingerprint"]
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         return None
-    return found if isinstance(found, str) else None
+    return found if _is_fingerprint(found) else None
+
+
+def _is_fingerprint(value) -> bool:
+    """Whether ``value`` has the shape of a fingerprint (64 lowercase hex
+    digits): a damaged or planted stamp must not name another folder."""
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
+def _warn(message: str) -> None:
+    """One line on stderr (the cache's own repairs, which the command survives)."""
+    import sys
+
+    try:
+        print(message, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _reason(error: BaseException) -> str:
+    """A short French reason for a damaged cache."""
+    if isinstance(error, OSError):
+        return f"lecture impossible : {describe_os_error(error)}"
+    if isinstance(error, sqlite3.Error):
+        return "fichier corrompu ou modifié"
+    return "contenu illisible"
 
 
 def _remember(root: Path, folder: Path, documents: tuple[Document, ...], code: list[str], key: str) -> None:
@@ -137,7 +203,8 @@ def _remember(root: Path, folder: Path, documents: tuple[Document, ...], code: l
     path = _stamp_path(root, folder)
     staging = path.with_name(f".{path.name}.{os.getpid()}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)  # owner-only (parents= ignores mode)
+        path.parent.mkdir(mode=0o700, exist_ok=True)
         with builtins.open(staging, "wb") as handle:
             handle.write(marshal.dumps(stamp))
         os.replace(staging, path)
@@ -165,7 +232,7 @@ def open(  # noqa: A001 - the front door, as in beancount's loader
     :class:`rules_kb.core.errors.IndexBuildError` for an unwritable cache folder.
     """
     folder = locate_corpus(corpus_folder, given_as)
-    root = cache_root()
+    root = private_root(cache_root())
     code = code_files()
     documents = None
     key = None if rebuild else _remembered(root, folder, code)
@@ -175,18 +242,72 @@ def open(  # noqa: A001 - the front door, as in beancount's loader
         _remember(root, folder, documents, code, key)
     cache_dir = root / key
     damaged = False
-    if not rebuild and (cache_dir / DATABASE).is_file():
+    if not rebuild and os.path.exists(cache_dir):  # published whole: anything amiss in it is damage
         try:
             return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
-        except (sqlite3.Error, OSError, ValueError, EOFError, TypeError):
+        except (sqlite3.Error, OSError, ValueError, EOFError, TypeError, KeyError, IndexError) as error:
             damaged = True  # rebuilt below
+            _warn(f"Cache endommagé dans « {cache_dir} » ({_reason(error)}) : reconstruction.")
     from indexer import parse_corpus  # the parsers and the build: only when the cache is built
     from rules_kb.build.cache import build_cache
 
     documents = documents or load_manifest(folder)
     corpus = parse_corpus(folder, documents, key, progress)
-    cache_dir = build_cache(corpus, root, progress, replace=rebuild or damaged)
+    try:
+        cache_dir = build_cache(corpus, root, progress, replace=rebuild or damaged)
+    except IndexBuildError as error:
+        if not damaged:
+            raise
+        # a damaged cache that cannot be rewritten: answer from a private one, and say why
+        _warn(f"{error} Réponse tirée d'un cache temporaire.")
+        cache_dir = build_cache(corpus, private_root(None), progress)
+        return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
+    prune(root, key)
     return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
+
+
+#: Leftovers of an interrupted build older than this (seconds) are removed by :func:`prune`.
+STALE_AFTER = 3600
+#: The prefixes of the folders a build leaves in the cache root while it runs (:mod:`rules_kb.build.cache`).
+_LEFTOVERS = (".build-", ".old-")
+
+
+def prune(root: Path, kept: str) -> list[str]:
+    """Remove the cache folders of ``root`` no stamp names any more (a corpus
+    or rules-kb changed since they were built), and the leftovers of builds
+    interrupted more than :data:`STALE_AFTER` seconds ago; ``kept`` (the
+    fingerprint just built) stays. Returns the names removed. Never raises:
+    what cannot be removed stays (run after every build, which is rare)."""
+    import shutil
+    import time
+
+    named = {kept}
+    try:
+        for entry in os.scandir(root / "stamps"):
+            try:
+                with builtins.open(entry.path, "rb") as handle:
+                    found = marshal.loads(handle.read())["fingerprint"]
+            except (OSError, ValueError, EOFError, TypeError, KeyError):
+                continue
+            if _is_fingerprint(found):
+                named.add(found)
+        entries = list(os.scandir(root))
+    except OSError:
+        return []
+    removed = []
+    now = time.time()
+    for entry in entries:
+        try:
+            stale = entry.is_dir(follow_symlinks=False) and (
+                (_is_fingerprint(entry.name) and entry.name not in named)
+                or (entry.name.startswith(_LEFTOVERS) and now - entry.stat().st_mtime > STALE_AFTER)
+            )
+        except OSError:
+            continue
+        if stale:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.name)
+    return removed
 
 
 class KnowledgeBase:

@@ -100,7 +100,7 @@ def embed_records(build: Build) -> None:
 
 
 def write_store(build: Build) -> None:
-    """The cache database (:mod:`rules_kb.build.store`)."""
+    """The cache database (:mod:`rules_kb.build.store`) and its seal (:func:`rules_kb.build.store.seal`)."""
     build.progress("Écriture du cache", 0, 1)
     connection = store.create(build.folder / store.DATABASE)
     try:
@@ -115,6 +115,7 @@ def write_store(build: Build) -> None:
         connection.commit()
     finally:
         connection.close()
+    store.seal(build.folder / store.DATABASE)
 
 
 #: The build steps, in order.
@@ -133,7 +134,7 @@ def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, re
     """
     target = root / corpus.fingerprint
     try:
-        root.mkdir(parents=True, exist_ok=True)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)  # owner-only: no one else writes a cache
         staging = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
     except OSError as error:
         raise IndexBuildError(

@@ -25,6 +25,7 @@ The concept table (:mod:`rules_kb.build.concepts`) and the search tables
 from __future__ import annotations
 
 import marshal
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -230,6 +231,78 @@ def write(
     )
 
 
+# -- integrity ---------------------------------------------------------------------------
+
+#: The file beside :data:`DATABASE` holding its size, modification time and SHA-256.
+SEAL = DATABASE + ".sha256"
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def seal(path: Path) -> None:
+    """Write the seal of the finished database ``path`` beside it (:data:`SEAL`:
+    ``size mtime_ns sha256``). Raises :class:`OSError` when it cannot be written."""
+    stat = path.stat()
+    (path.parent / SEAL).write_text(f"{stat.st_size} {stat.st_mtime_ns} {_digest(path)}\n", encoding="ascii")
+
+
+def verify(path: Path) -> None:
+    """Check the database ``path`` against its seal (:func:`seal`).
+
+    Hashing the whole file on every command would cost more than a lookup,
+    so a file whose size and modification time are those sealed is
+    trusted; any other file is hashed, and kept only when its SHA-256 is
+    the sealed one. Raises :class:`sqlite3.DatabaseError` (a damaged cache:
+    the loader rebuilds it) for a missing or malformed seal or a mismatch,
+    :class:`OSError` when the file cannot be read.
+    """
+    try:
+        size, mtime, digest = (path.parent / SEAL).read_text(encoding="ascii").split()
+        size, mtime = int(size), int(mtime)
+    except (ValueError, UnicodeDecodeError, FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        raise sqlite3.DatabaseError("the seal of the cache database is missing or malformed") from None
+    stat = path.stat()
+    if stat.st_size != size:
+        raise sqlite3.DatabaseError("the cache database does not have its sealed size")
+    if stat.st_mtime_ns != mtime and _digest(path) != digest:
+        raise sqlite3.DatabaseError("the cache database does not match its seal")
+
+
+#: The file, in a sealed folder (the Whoosh index), listing its files' SHA-256.
+FOLDER_SEAL = ".sha256"
+
+
+def _folder_digests(folder: Path) -> list[str]:
+    return sorted(
+        f"{entry.name} {_digest(Path(entry.path))}" for entry in os.scandir(folder) if entry.name != FOLDER_SEAL
+    )
+
+
+def seal_folder(folder: Path) -> None:
+    """Write, in ``folder``, the SHA-256 of each of its files (:data:`FOLDER_SEAL`).
+    Raises :class:`OSError` when it cannot be written."""
+    (folder / FOLDER_SEAL).write_text("\n".join(_folder_digests(folder)) + "\n", encoding="utf-8")
+
+
+def verify_folder(folder: Path) -> None:
+    """Check every file of ``folder`` against its seal (:func:`seal_folder`):
+    the Whoosh index unpickles its own files, so none may be opened unless
+    they are exactly those written. Raises :class:`sqlite3.DatabaseError`
+    for a missing seal, a missing, added or changed file, or an unreadable one."""
+    try:
+        sealed = (folder / FOLDER_SEAL).read_text(encoding="utf-8").splitlines()
+        found = _folder_digests(folder)
+    except (OSError, UnicodeDecodeError):
+        raise sqlite3.DatabaseError("the sealed folder cannot be read") from None
+    if sealed != found:
+        raise sqlite3.DatabaseError("the sealed folder does not match its seal")
+
+
 # -- reading ---------------------------------------------------------------------------
 
 
@@ -310,12 +383,14 @@ class Store:
     """The cache database of one corpus, opened read-only (``path``: the
     file :data:`DATABASE` of a cache folder).
 
-    Raises :class:`sqlite3.Error` when the file is no cache database (the
-    loader then builds the cache again).
+    Raises :class:`sqlite3.Error` when the file is no cache database or
+    does not match its seal (:func:`verify`; the loader then builds the
+    cache again), :class:`OSError` when it cannot be read.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        verify(self.path)
         self.connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, check_same_thread=False)
         self._meta: dict[str, object] = {}
         self.meta("editions")  # fails here, not later, when the file is damaged

@@ -1,0 +1,183 @@
+"""Fault injection: damage each cache file, then check the next command.
+
+    python bench/faults.py                 # 1,000 trials per cache file (long: most trials rebuild)
+    python bench/faults.py --trials 20     # a short run
+
+A cache is built once for a copy of the bundled corpus; each trial copies
+it to a fresh ``RULES_KB_HOME``, damages one cache file one way, then
+opens the knowledge base and answers ``show 420.5c`` and the phrase search
+``"blessures fatales"`` (which opens the Whoosh index) in this process.
+The cache files: the database, its seal, the corpus's stamp, the Whoosh
+index's table of contents and its segment. The ways (:data:`FAULTS`):
+truncate, flip a bit, cut a slice out, overwrite with garbage, empty, a
+folder in its place, chmod 000, a read-only home, the corpus changed
+after the build.
+
+Each trial is counted as ``same`` (the answer is exactly the one before),
+``rebuilt`` (the answer is right and the cache was built again or a
+French line said it was damaged), ``silent wrong`` (another answer with no
+rebuild) or ``escaped`` (an exception reached the caller). ``silent
+wrong`` and ``escaped`` must be 0: exit code 1 otherwise. Running as root,
+chmod 000 changes nothing (root reads anyway): those trials count as same.
+The code is left out of the fingerprint during the run (a checkout being
+edited meanwhile would otherwise make every trial a rebuild).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import random
+import shutil
+import stat
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: Ways of damaging one file (``corpus changed`` damages the corpus instead).
+FAULTS = ("truncate", "flip", "slice", "garbage", "zero length", "directory", "chmod 000", "read-only home",
+          "corpus changed")  # fmt: skip
+#: The rule text the ``corpus changed`` fault writes.
+CHANGED = ("Une créature avec des blessures fatales", "Une créature blessée à mort")
+
+
+def cache_files(home: Path) -> dict[str, Path]:
+    """The cache files of the one cache folder of ``home``, by name."""
+    cache = next(path for path in home.iterdir() if len(path.name) == 64)
+    index = cache / "index"
+    return {
+        "database": cache / "rules-kb.sqlite",
+        "seal": cache / "rules-kb.sqlite.sha256",
+        "stamp": next((home / "stamps").iterdir()),
+        "index toc": next(index.glob("*.toc")),
+        "index segment": next(index.glob("*.seg")),
+    }
+
+
+def answer() -> tuple:
+    """What the next command answers: (the rule's text, the phrase search's hits), and whether it said it rebuilt."""
+    from rules_kb import loader
+    from rules_kb.lookup.rules import show
+    from rules_kb.search import search
+
+    kb = loader.open(os.environ["RULES_KB_CORPUS"])
+    try:
+        return (show(kb, "420.5c").rule.text, tuple(hit.id for hit in search(kb, '"blessures fatales"').hits))
+    finally:
+        kb.store.close()
+
+
+def damage(path: Path, fault: str, chance: random.Random) -> None:
+    """Damage the file ``path`` one ``fault`` way (file faults only)."""
+    data = path.read_bytes()
+    if fault == "truncate":
+        path.write_bytes(data[: chance.randrange(len(data))] if data else b"")
+    elif fault == "flip":
+        if data:
+            position = chance.randrange(len(data))
+            flipped = bytes([data[position] ^ (1 << chance.randrange(8))])
+            path.write_bytes(data[:position] + flipped + data[position + 1 :])
+    elif fault == "slice":
+        start = chance.randrange(len(data) + 1)
+        path.write_bytes(data[:start] + data[start + chance.randrange(1, 4097) :])
+    elif fault == "garbage":
+        start = chance.randrange(len(data) + 1)
+        junk = chance.randbytes(chance.randrange(1, 4097))
+        path.write_bytes(data[:start] + junk + data[start + len(junk) :])
+    elif fault == "zero length":
+        path.write_bytes(b"")
+    elif fault == "directory":
+        path.unlink()
+        path.mkdir()
+    elif fault == "chmod 000":
+        path.chmod(0)
+
+
+def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, chance: random.Random) -> str:
+    """One trial; returns ``same``, ``rebuilt``, ``silent wrong`` or ``escaped``."""
+    with tempfile.TemporaryDirectory(prefix="rules-kb-faults-") as work:
+        home = Path(work) / "home"
+        shutil.copytree(pristine, home, symlinks=True)
+        os.environ["RULES_KB_HOME"] = str(home)
+        target = cache_files(home)[name]
+        seal = cache_files(home)["seal"].read_bytes()
+        wanted = expected
+        text_file = corpus / "regles-completes-2004.txt"
+        original_text = text_file.read_bytes()
+        if fault == "corpus changed":
+            text_file.write_bytes(original_text.replace(CHANGED[0].encode(), CHANGED[1].encode(), 1))
+            wanted = (expected[0].replace(*CHANGED, 1), None)
+        elif fault == "read-only home":
+            damage(target, "flip", chance)
+            for path in (home, *home.rglob("*")):
+                if path.is_dir():
+                    path.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        else:
+            damage(target, fault, chance)
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(said):
+                got = answer()
+        except Exception as error:  # noqa: BLE001 - what this bench counts
+            print(f"escaped: {name}, {fault}: {type(error).__name__}: {error}", file=sys.stderr)
+            return "escaped"
+        finally:
+            text_file.write_bytes(original_text)
+            for path in (home, *home.rglob("*")):
+                with contextlib.suppress(OSError):
+                    path.chmod(0o700 if path.is_dir() else 0o600)
+        rebuilt = "endommagé" in said.getvalue() or "Index construit" in said.getvalue()
+        try:
+            rebuilt = rebuilt or cache_files(home)["seal"].read_bytes() != seal
+        except (OSError, StopIteration):
+            rebuilt = True
+        right = got[0] == wanted[0] and (wanted[1] is None or got[1] == wanted[1])
+        if right and got == expected and not rebuilt:
+            return "same"
+        if right and (rebuilt or fault == "corpus changed"):
+            return "rebuilt"
+        return "silent wrong"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the trials and print the table; return 1 when a trial went silently wrong or escaped."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=1000, help="trials per cache file (spread over the faults)")
+    parser.add_argument("--seed", type=int, default=23)
+    arguments = parser.parse_args(argv)
+    from rules_kb.core.corpus import bundled_corpus
+
+    from rules_kb import loader
+
+    loader.code_files = list  # the corpus alone is fingerprinted: code edited meanwhile changes no trial
+    chance = random.Random(arguments.seed)
+    with tempfile.TemporaryDirectory(prefix="rules-kb-faults-") as work:
+        corpus = Path(work) / "corpus"
+        shutil.copytree(bundled_corpus(), corpus)
+        os.environ["RULES_KB_CORPUS"] = str(corpus)
+        pristine = Path(work) / "pristine"
+        os.environ["RULES_KB_HOME"] = str(pristine)
+        with contextlib.redirect_stderr(io.StringIO()):
+            expected = answer()
+        table: dict[str, Counter] = {}
+        for name in cache_files(pristine):
+            counts = table.setdefault(name, Counter())
+            for number in range(arguments.trials):
+                counts[trial(pristine, corpus, name, FAULTS[number % len(FAULTS)], expected, chance)] += 1
+    columns = ("same", "rebuilt", "silent wrong", "escaped")
+    print(f"{'cache file':<15}{'trials':>8}" + "".join(f"{column:>14}" for column in columns))
+    for name, counts in table.items():
+        print(f"{name:<15}{sum(counts.values()):>8}" + "".join(f"{counts[column]:>14}" for column in columns))
+    bad = sum(counts["silent wrong"] + counts["escaped"] for counts in table.values())
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
