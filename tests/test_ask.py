@@ -141,6 +141,20 @@ def test_nothing_recognisable_is_an_honest_unknown(kb):
     assert ask(kb, "2/2 ?").unknown  # a bare creature is no situation to judge
 
 
+def test_ask_refuses_an_oversized_question_before_reading_it(kb):
+    import time
+
+    from rules_kb.ask import MAX_QUESTION
+
+    for size in (MAX_QUESTION + 1, 1_000_000, 10_000_000):
+        start = time.perf_counter()
+        with pytest.raises(QueryError, match="caractères ; 2\u202f000 au plus") as caught:
+            ask(kb, "ma 2/2 meurt ? " * (size // 15 + 1))
+        assert time.perf_counter() - start < 1
+        assert "quelques phrases" in str(caught.value)
+    assert ask(kb, "a" * (MAX_QUESTION - 30) + " ma 2/2 a pris 2 blessures").question  # at the limit: read
+
+
 def test_empty_question_is_refused(kb):
     with pytest.raises(QueryError, match="vide"):
         ask(kb, "")

@@ -205,3 +205,10 @@ def test_json_says_what_the_edition_follows_and_since_when_each_permanent_is_as_
     assert [(o["timestamp"], o["since"]) for o in data["initial"]["permanents"]] == [(1, 5), (3, 5)]
     shown = run_cli("check", str(path), "--edition", "2006-faq")
     assert "2004 + FAQ Spirale temporelle" in flat(shown.stdout)
+
+
+def test_check_of_dev_zero_stops_at_the_size_limit_with_a_french_message(run_cli):
+    result = run_cli("check", "/dev/zero")
+    assert result.exit_code == 1 and not result.stdout
+    assert "fichier trop grand (plus de 1\u202f000\u202f000 octets)" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -113,6 +113,26 @@ def test_manifest_errors_are_french_and_name_the_problem(tmp_path, manifest, fil
     assert "manifest.toml" in str(raised.value) or "absent.txt" in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("manifest", "expected"),
+    [
+        ("# " + "x" * 1_000_000, "est trop grand (plus de 1\u202f000\u202f000 octets)"),
+        ("x = " + "[" * 100_000, "ligne 1 : ligne de 100\u202f004 caractères"),
+        ("x = " + "[\n" * 1_000, "ligne 33 : listes ou tables imbriquées sur plus de 32 niveaux"),
+        ("a" + ".a" * 50_000 + " = 1", "au plus 10\u202f000 par ligne"),
+    ],
+)
+def test_oversized_manifests_are_refused_before_parsing(tmp_path, manifest, expected):
+    import time
+
+    folder = _write_corpus(tmp_path / "corpus", manifest, {})
+    start = time.perf_counter()
+    with pytest.raises(CorpusError) as raised:
+        load_manifest(folder)
+    assert time.perf_counter() - start < 2
+    assert expected in str(raised.value) and "manifest.toml" in str(raised.value)
+
+
 def test_missing_folder_and_missing_manifest(tmp_path):
     with pytest.raises(CorpusError, match="n'existe pas"):
         locate_corpus(tmp_path / "nulle-part")
@@ -321,3 +341,9 @@ def test_any_document_gives_records_or_a_diagnostic(kind, text):
     assert records or diagnostics
     if not text.strip():
         assert [d.code for d in diagnostics] == ["empty-document"]
+
+
+def test_the_quick_test_before_the_scan_matches_the_scanner_limits():
+    from rules_kb.core import toml_syntax
+
+    assert (toml_syntax.MAX_LINE, toml_syntax.MAX_DEPTH) == (10_000, 32)  # the numbers load_manifest tests first

@@ -765,3 +765,109 @@ def test_the_bundled_blood_moon_example_keeps_the_assembly_worker(kb, moon):
     text = example("couches-lune-de-sang").text.replace("timestamp = 3\n", f"timestamp = {moon}\n")
     seen = check_scenario(kb, parse_scenario(text)).resolution.final_layering.final["usine"]
     assert set(seen.subtypes) == {"assembleur", "montagne"} and seen.is_creature and (seen.power, seen.toughness) == (2, 2)
+
+
+# -- the dependency ordering's cost (418.5c: pairs detected, not orders tried) ----------------
+
+
+def crusades(count: int) -> str:
+    """``count`` white creatures, each with a Crusade: every one gets +count/+count."""
+    return "".join(creature(f"c{i}", 1, 1, colors=["blanc"], timestamp=i + 1) + static(id=f"croisade{i}", **WHITE_BONUS)
+                   for i in range(count))
+
+
+def chain(count: int) -> str:
+    """``count`` effects where each makes the next one apply: « les T0 sont des T1 », « les T1 sont
+    des T2 »…, the later timestamps first, so every one waits for the one before (418.5c)."""
+    return "".join(
+        creature(f"c{i}", 1, 1, subtypes=[f"T{i}"], timestamp=count - i)
+        + static(id=f"s{i}", text=f"Les T{i} sont aussi des T{i + 1}.", affects_all={"subtypes": [f"T{i}"]},
+                 add_subtypes=[f"T{i + 1}"])
+        for i in range(count))
+
+
+def test_eighty_crusades_apply_in_well_under_a_second_without_testing_pairs(monkeypatch):
+    import time
+
+    from rules_kb.checker import layers
+
+    calls = []
+    signature = layers._signature
+    monkeypatch.setattr(layers, "_signature", lambda *args: calls.append(1) or signature(*args))
+    start = time.perf_counter()
+    result = layered(crusades(80))
+    assert time.perf_counter() - start < 3  # was over 5 minutes; about 0.15 s alone
+    assert all(pt(result, f"c{i}") == (81, 81) for i in range(80))
+    assert order(result, Layer.POWER_TOUGHNESS) == [f"croisade{i}" for i in range(80)]
+    assert not calls  # a +1/+1 never changes who another Crusade applies to: no pair applied
+
+
+def test_a_scenario_of_eighty_crusades_checks_quickly(kb):
+    import time
+
+    start = time.perf_counter()
+    report = check_scenario(kb, parse_scenario(crusades(80)))
+    assert time.perf_counter() - start < 3
+    assert report is not None
+
+
+def test_a_dependency_chain_is_ordered_by_dependencies_in_polynomial_time():
+    import time
+
+    start = time.perf_counter()
+    result = layered(chain(30))
+    assert time.perf_counter() - start < 10
+    steps = result.layers[Layer.TYPE - 1].steps
+    assert [step.effect for step in steps] == [f"s{i}" for i in range(30)]  # not timestamp order (s29 first)
+    assert steps[0].kind is StepKind.DEPENDED_ON and steps[1].kind is StepKind.DEPENDENCY
+    assert result.final["c0"].subtypes == tuple(f"t{i}" for i in range(31))
+
+
+def _graphs_agree(state) -> int:
+    """Check :func:`dependencies` against :func:`depends_on` on every pair of every layer of ``state``."""
+    from rules_kb.checker import layers
+    from rules_kb.checker.characteristics import printed
+
+    values = {obj.id: printed(obj) for obj in state.permanents}
+    layering = layers.compute(state)
+    pairs = 0
+    for layer in Layer:
+        instances = layers._instances(layer, state, values)
+        keys = list(instances)
+        fast = layers.dependencies(keys, instances, layer, state, values)
+        slow = {a: {b for b in keys if b != a and layers.depends_on(a, b, instances, layer, state, values)}
+                for a in keys}
+        assert fast == slow, layer
+        pairs += sum(map(len, slow.values()))
+        values = dict(layering.layers[layer - 1].after)
+    return pairs
+
+
+def test_the_fast_dependency_graph_equals_the_pairwise_test_on_every_bundled_example():
+    from rules_kb.checker.report import examples
+
+    found = sum(_graphs_agree(parse_scenario(item.text, item.name).state) for item in examples())
+    assert found > 0  # some examples have dependencies, and they are found
+
+
+_KINDS = st.sampled_from([
+    dict(add_subtypes=["Zombie"]), dict(set_subtypes=["Forêt"]), dict(remove_subtypes=["Zombie"]),
+    dict(set_colors=["noir"]), dict(add_colors=["blanc"]), dict(set_card_types=["terrain"]),
+    dict(add_card_types=["créature"]), dict(remove_all_abilities=True), dict(modify_power_toughness=[1, 1]),
+    dict(set_power_toughness=[0, 1]), dict(switch_power_toughness=True), dict(set_controller="Bob"),
+])
+_SELECTORS = st.sampled_from([
+    {"card_types": ["créature"]}, {"colors": ["blanc"]}, {"subtypes": ["Zombie"]}, {"card_types": ["terrain"]},
+    {"controller": "Bob"}, {"not_colors": ["noir"]}, {"subtypes": ["Forêt"]},
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_KINDS, _SELECTORS, st.booleans()), min_size=1, max_size=6))
+def test_the_fast_dependency_graph_equals_the_pairwise_test_on_generated_effects(effects):
+    text = table("player", name="Alice") + table("player", name="Bob")
+    for i, (kind, selector, white) in enumerate(effects):
+        text += creature(f"c{i}", 2, 2, colors=["blanc" if white else "vert"], subtypes=["Zombie"] if white else [],
+                         timestamp=len(effects) - i)
+        text += static(id=f"e{i}", text=f"Effet {i}.", affects_all=selector, **kind)
+    _graphs_agree(parse_scenario(text).state)  # every generated scenario is valid

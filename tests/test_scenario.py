@@ -11,6 +11,9 @@ from rules_kb.checker.scenario import (
     PERMANENT_KEYS,
     PLAYER_KEYS,
     SPELL_KEYS,
+    MAX_BYTES,
+    MAX_EFFECTS,
+    MAX_OBJECTS,
     TOP_KEYS,
     ScenarioError,
     load_scenario,
@@ -232,6 +235,71 @@ def test_a_file_with_a_bom_is_read(tmp_path):
     assert load_scenario(str(path)).state.objects[0].name == "Ours runegriffe"
 
 
+# -- sizes: refused before parsing -------------------------------------------------
+
+
+def test_dev_zero_and_an_endless_standard_input_stop_at_the_size_limit(tmp_path, monkeypatch):
+    import io
+    import sys
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ScenarioError, match="fichier trop grand") as caught:
+        load_scenario("/dev/zero")
+    assert "/dev/zero" in str(caught.value)
+
+    class Endless(io.RawIOBase):  # an input that never ends: only read(n) may stop it
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            buffer[:] = b"#" * len(buffer)
+            return len(buffer)
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
+    with pytest.raises(ScenarioError, match="fichier trop grand"):
+        load_scenario("-")
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " + b"x" * MAX_BYTES)
+    with pytest.raises(ScenarioError, match="fichier trop grand"):
+        load_scenario(str(big))
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "line"),
+    [
+        ("x = " + "[" * 100_000, "ligne de 100\u202f004 caractères", 1),
+        ("x = " + "[\n" * 100_000, "imbriquées sur plus de 32 niveaux", 33),
+        ("x = " + "{a = " * 50 + "1" + "}" * 50, "imbriquées sur plus de 32 niveaux", 1),
+        ("a" + ".a" * 50_000 + " = 1", "au plus 10\u202f000 par ligne", 1),
+        ('title = "' + "é" * 20_000 + '"', "raccourcissez-la", 1),
+        ("# " + "x" * (MAX_BYTES + 1), "scénario trop grand", 0),
+        ("[[permanent]]\n" * (MAX_OBJECTS + 1), "501 objets décrits ; au plus 500", 0),
+        ("permanent = [" + "{}, " * (MAX_OBJECTS + 1) + "]", "501 objets décrits", 0),
+        ("[[permanent]]\n" + "[[permanent.static]]\n" * (MAX_EFFECTS + 1), "101 effets continus décrits ; au plus 100", 0),
+        ("[[ effect ]]\n" * (MAX_EFFECTS + 1), "101 effets continus", 0),
+        ("[[permanent]]\nstatic = [" + "{}, " * 60 + "]\n" + "[[effect]]\n" * 41, "101 effets continus", 0),
+    ],
+)
+def test_oversized_scenarios_are_refused_quickly_in_french(text, words, line):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "s.toml")
+    assert time.perf_counter() - start < 2
+    assert words in str(caught.value) and str(caught.value).startswith("Scénario « s.toml »")
+    assert caught.value.line == line
+
+
+def test_brackets_in_strings_and_comments_do_not_count_as_nesting():
+    text = 'title = "' + "[" * 40 + '" # ' + "{" * 40 + "\n" + BEAR
+    assert parse_scenario(text).state.objects[0].name == "Ours runegriffe"
+    quoted = "'''" + "[" * 40 + "'''"
+    assert parse_scenario(f"title = {quoted}\n" + BEAR).title == "[" * 40
+
+
 # -- property tests ---------------------------------------------------------------
 
 
@@ -297,3 +365,21 @@ def test_the_readme_scenario_is_valid_and_quiet():
     assert resolution.rounds == ()
     seen = characteristics(scenario.state)["ours"]
     assert (seen.power, seen.toughness) == (7, 7) and seen.has_ability("vol")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from('[]{}"\'#\\\n =ax,.'), max_size=400).map(lambda text: "x = " + text))
+def test_any_bracketed_text_is_refused_or_parsed_without_recursion_error(text):
+    """Strings, comments and escapes in any mix: refused before parsing, or parsed with no crash."""
+    try:
+        parse_scenario(text, "x.toml")
+    except ScenarioError as error:
+        assert str(error).startswith("Scénario « x.toml »")
+
+
+@pytest.mark.parametrize("quote", ['"""', "'''"])
+def test_a_multi_line_string_ending_in_extra_quotes_hides_no_nesting(quote):
+    # « a" » then a real array: the scan must not take the extra quote for the start of a string.
+    text = f"x = [{quote} a {quote}{quote[0]} , " + "[" * 2000 + "]" * 2000 + "]"
+    with pytest.raises(ScenarioError, match="imbriquées sur plus de 32 niveaux"):
+        parse_scenario(text, "s.toml")

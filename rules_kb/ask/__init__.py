@@ -65,15 +65,27 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
 )
 
 
+#: The longest question read, in characters (as the command line allows
+#: for one argument): a situation is told in a few sentences, and a longer
+#: text would take seconds to read.
+MAX_QUESTION = 2_000
+
+
 def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = None, dense: bool = True) -> Answer:
     """The rules that apply to ``question``, ranked, with the glossary terms,
     FAQ rulings and checker outcome that bear on it (see the module
     docstring). ``limit`` ≥ 1 rules; ``edition`` restricts the rules to one
     edition (and the checker to it when it follows it); ``dense`` false
     leaves the embedding model out (the words alone). Raises
-    :class:`QueryError` for a question without any word and
+    :class:`QueryError` for a question without any word or longer than
+    :data:`MAX_QUESTION` characters (before any reading), and
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
+    if len(question) > MAX_QUESTION:
+        size, most = (f"{number:,}".replace(",", "\u202f") for number in (len(question), MAX_QUESTION))
+        raise QueryError(
+            f"La question fait {size} caractères ; {most} au plus. Décrivez la situation en quelques phrases."
+        )
     edition = kb.check_edition(edition)
     if not question.strip():
         raise QueryError(

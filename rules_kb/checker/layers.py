@@ -50,6 +50,7 @@ import enum
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 
 from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed
 from rules_kb.checker import counting
@@ -635,6 +636,164 @@ def depends_on(a: tuple, b: tuple, instances: Mapping[tuple, _Instance], layer: 
     return _signature(a, instances[a], layer, state, after_b) != before
 
 
+#: The characteristics each operation can change (an operation missing
+#: here, a copy or a text change, may change any of them).
+_CHANGES: dict[Operation, frozenset[str]] = {
+    Operation.SET_CONTROLLER: frozenset({"controller"}),
+    Operation.SET_CARD_TYPES: frozenset({"card_types"}),
+    Operation.ADD_CARD_TYPES: frozenset({"card_types"}),
+    Operation.SET_SUPERTYPES: frozenset({"supertypes"}),
+    Operation.ADD_SUPERTYPES: frozenset({"supertypes"}),
+    Operation.SET_COLORS: frozenset({"colors"}),
+    Operation.ADD_COLORS: frozenset({"colors"}),
+    Operation.SET_SUBTYPES: frozenset({"subtypes", "abilities", "statics"}),
+    Operation.ADD_SUBTYPES: frozenset({"subtypes"}),
+    Operation.REMOVE_SUBTYPES: frozenset({"subtypes"}),
+    Operation.ADD_ABILITIES: frozenset({"abilities"}),
+    Operation.ADD_STATICS: frozenset({"statics"}),
+    Operation.REMOVE_ABILITIES: frozenset({"abilities", "statics"}),
+    Operation.REMOVE_ALL_ABILITIES: frozenset({"abilities", "statics"}),
+    Operation.SET_POWER_TOUGHNESS: frozenset({"power", "toughness"}),
+    Operation.MODIFY_POWER_TOUGHNESS: frozenset({"power", "toughness"}),
+    Operation.SWITCH_POWER_TOUGHNESS: frozenset({"power", "toughness"}),
+}
+
+
+def _writes_fields(effect: ContinuousEffect, layer: Layer) -> frozenset[str] | None:
+    """The characteristics ``effect`` can change in ``layer`` (None: any)."""
+    fields: set[str] = set()
+    for op, _ in effect.operations_in(layer):
+        if op not in _CHANGES:
+            return None
+        fields |= _CHANGES[op]
+    return frozenset(fields)
+
+
+def _selector_fields(selector: Selector | None) -> set[str]:
+    """The characteristics :func:`rules_kb.checker.counting.selected` reads for ``selector``."""
+    if selector is None:
+        return set()
+    fields = set()
+    for field, keys in (("card_types", (selector.card_types, selector.not_card_types)),
+                        ("colors", (selector.colors, selector.not_colors)),
+                        ("supertypes", (selector.supertypes, selector.not_supertypes)),
+                        ("subtypes", (selector.subtypes, selector.not_subtypes, selector.shares_subtype)),
+                        ("controller", (selector.controller,))):
+        if any(keys):
+            fields.add(field)
+    return fields
+
+
+def _reads_fields(effect: ContinuousEffect, layer: Layer) -> frozenset[str] | None:
+    """The characteristics :func:`_signature` reads for ``effect`` in
+    ``layer`` (None: any, for a copy): its permanent's abilities (whether
+    it still exists, its text), what its selectors and counts look at, the
+    controller ``YOU`` names, the mana value a power set to it reads."""
+    fields = {"statics"}
+    if effect.affects.scope is Scope.ALL:
+        fields |= _selector_fields(effect.affects.selector)
+    for op, value in effect.operations_in(layer):
+        if op in (Operation.COPY_OF, Operation.COPY_EXCEPT):
+            return None
+        if isinstance(value, Count):
+            fields |= _selector_fields(value.selector) | {"controller"}
+        elif op is Operation.SET_CONTROLLER and value == YOU:
+            fields.add("controller")
+        elif op is Operation.SET_POWER_TOUGHNESS and value == MANA_VALUE:
+            fields.add("mana_value")
+    return frozenset(fields)
+
+
+def _meets(reads: frozenset[str] | None, writes: frozenset[str] | None) -> bool:
+    return reads is None or writes is None or bool(reads & writes)
+
+
+def _changed(values: Mapping[str, Characteristics], after: Mapping[str, Characteristics],
+             targets) -> frozenset[str]:
+    """The characteristics that differ between ``values`` and ``after`` on ``targets``."""
+    found: set[str] = set()
+    for object_id in targets:
+        old, new = values[object_id], after[object_id]
+        found.update(name for name in _FIELDS if getattr(old, name) != getattr(new, name))
+    return frozenset(found)
+
+
+_FIELDS = tuple(field.name for field in dataclass_fields(Characteristics))
+
+
+def dependencies(keys, instances: Mapping[tuple, _Instance], layer: Layer, state: GameState,
+                 values: Mapping[str, Characteristics]) -> dict[tuple, set[tuple]]:
+    """The dependency graph of 418.5c among the effects ``keys`` now: for
+    each key, the set of keys it depends on. Detected pairwise, as
+    :func:`depends_on` says, but each effect's signature and result
+    computed once, and the pairs where one cannot change what the other
+    reads (by the characteristics its operations write) skipped without
+    applying anything: a Crusade's +1/+1 never changes who another Crusade
+    applies to. Implements 418.5c (2004)."""
+    keys = list(keys)
+    currents = {key: _current(key, instances[key], values) for key in keys}
+    effects = {key: (currents[key] or instances[key]).effect for key in keys}
+    writes = {b: _writes_fields(effects[b], layer) for b in keys if currents[b] is not None}
+    every: frozenset[str] | None = frozenset()
+    for fields in writes.values():
+        every = None if fields is None or every is None else every | fields
+    before: dict[tuple, object] = {}
+    after: dict[tuple, Mapping[str, Characteristics]] = {}
+    changed: dict[tuple, frozenset[str]] = {}
+    touched: dict[tuple, tuple[str, ...]] = {}
+    graph: dict[tuple, set[tuple]] = {}
+    for a in keys:
+        graph[a] = set()
+        reads = _reads_fields(effects[a], layer)
+        if not _meets(reads, every):
+            continue
+        for b, fields in writes.items():
+            if b == a or not _meets(reads, fields):
+                continue
+            if b not in after:
+                current_b = currents[b]
+                after[b], touched[b] = _apply(current_b, current_b.effect.operations_in(layer), state, values)
+                changed[b] = _changed(values, after[b], touched[b])
+            if not changed[b] or not _meets(reads, changed[b]):
+                continue
+            quick = _selection_changed(a, instances[a], currents[a], values, after[b], touched[b])
+            if quick is None:
+                if a not in before:
+                    before[a] = _signature(a, instances[a], layer, state, values)
+                quick = _signature(a, instances[a], layer, state, after[b]) != before[a]
+            if quick:
+                graph[a].add(b)
+    return graph
+
+
+def _selection_changed(key: tuple, instance: _Instance, current: _Instance | None,
+                       values: Mapping[str, Characteristics], after: Mapping[str, Characteristics],
+                       touched) -> bool | None:
+    """Whether :func:`_signature` of an effect that reads nothing but its
+    selector differs between ``values`` and ``after``, which differ only on
+    ``touched``: its wording, or whether one of ``touched`` is selected.
+    None when the quick answer does not hold (an effect that reads values,
+    or whose own permanent was touched while its selector looks at it):
+    the whole signature must be compared."""
+    later = _current(key, instance, after)
+    if current is None or later is None:
+        return (current is None) != (later is None)
+    if later.effect != current.effect:
+        return True
+    effect = current.effect
+    if any(isinstance(value, Count) or value in (YOU, MANA_VALUE) or op in (Operation.COPY_OF, Operation.COPY_EXCEPT)
+           for op, value in effect.operations):
+        return None
+    if effect.affects.scope is not Scope.ALL:
+        return False  # its own permanent, the one it is attached to, or fixed objects: not values
+    selector = effect.affects.selector or Selector()
+    if current.source in touched and (selector.controller or selector.shares_subtype):
+        return None
+    return any(_selected(selector, object_id, values[object_id], current.source, values)
+               != _selected(selector, object_id, after[object_id], current.source, after)
+               for object_id in touched)
+
+
 def _closure(graph: dict[tuple, set[tuple]]) -> dict[tuple, set[tuple]]:
     """Everything each node reaches through its edges."""
     reach = {}
@@ -761,10 +920,7 @@ class _LayerRun:
                     alive.append(key)
             if not alive:
                 return
-            graph = {
-                a: {b for b in alive if b != a and depends_on(a, b, instances, self.layer, self.state, self.values)}
-                for a in alive
-            }
+            graph = dependencies(alive, instances, self.layer, self.state, self.values)
             reach = _closure(graph)
             free = [a for a in alive if all(a in reach[b] for b in graph[a])]
             chosen = min(free, key=lambda key: instances[key].order)

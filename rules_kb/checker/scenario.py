@@ -883,6 +883,12 @@ class _Reader:
             data = tomllib.loads(self.text)
         except tomllib.TOMLDecodeError as error:
             raise _syntax_error(error, self.path, self.text) from None
+        except RecursionError:  # a safety net: the scan before parsing refuses deep nesting
+            raise ScenarioError("listes ou tables imbriquées trop profondément ; simplifiez le fichier.",
+                                self.path) from None
+        except ValueError:  # a number of more than 4 300 digits: Python's limit for reading an integer
+            raise ScenarioError("un nombre du fichier a plus de 4 300 chiffres ; écrivez un nombre plus court.",
+                                self.path) from None
         guard = self.guard
         self.check_keys(data, TOP_KEYS, "", 0)
         title = guard(lambda: self.string(data, "title", "", 0), "")
@@ -897,6 +903,12 @@ class _Reader:
         players = [self.player(item, i) for i, item in enumerate(guard(lambda: self.tables(data, "player"), []))]
         items = [(table, i, item) for table in ("permanent", "spell")
                  for i, item in enumerate(guard(lambda table=table: self.tables(data, table), []))]
+        # Written as inline arrays, which the scan before parsing does not count.
+        statics = sum(len(item.get("static", ())) for _, _, item in items
+                      if isinstance(item, dict) and isinstance(item.get("static", ()), list))
+        effect_tables = data.get("effect", ())
+        _refuse_counts(len(items), statics + (len(effect_tables) if isinstance(effect_tables, list) else 0),
+                       self.path)
         objects = [self.game_object(item, table, i) for table, i, item in items]
         if not players and not objects and not self.problems:
             empty = "le texte est vide" if not data else "aucun joueur ni objet"
@@ -1161,11 +1173,57 @@ def _syntax_error(error: tomllib.TOMLDecodeError, path: str, text: str) -> Scena
     return ScenarioError(message, path, line)
 
 
+#: The largest scenario read, in bytes (a real one is a few kilobytes),
+#: and the most objects (permanents and spells) it may describe: beyond,
+#: reading and checking would take seconds to minutes.
+MAX_BYTES = 1_000_000
+MAX_OBJECTS = 500
+#: The most continuous effects (``[[permanent.static]]`` and ``[[effect]]``
+#: tables): each may apply to every permanent, and every step is shown.
+MAX_EFFECTS = 100
+
+_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(permanent|spell|effect|permanent[ \t]*\.[ \t]*static)[ \t]*\]\]", re.MULTILINE)
+
+
+def _spaced(number: int) -> str:
+    """``1000000`` as « 1 000 000 » (narrow no-break spaces)."""
+    return f"{number:,}".replace(",", "\u202f")
+
+
+def _refuse_oversized(text: str, path: str) -> None:
+    """Raise :class:`ScenarioError` before parsing a text too large, nested
+    too deep or with too long a line (:func:`rules_kb.core.toml_syntax.refused`),
+    or with too many object tables (counted on the text)."""
+    if len(text) > MAX_BYTES:
+        raise ScenarioError(f"scénario trop grand (plus de {_spaced(MAX_BYTES)} caractères) ; "
+                            "un scénario décrit une situation de jeu en quelques kilo-octets.", path)
+    why = toml_syntax.refused(text)
+    if why:
+        raise ScenarioError(why[0], path, why[1])
+    headers = [match.group(1) for match in _HEADER.finditer(text)]
+    _refuse_counts(sum(kind in ("permanent", "spell") for kind in headers),
+                   sum(kind not in ("permanent", "spell") for kind in headers), path)
+
+
+def _refuse_counts(objects: int, effects: int, path: str) -> None:
+    """Raise :class:`ScenarioError` for over :data:`MAX_OBJECTS` objects or :data:`MAX_EFFECTS` effects."""
+    if objects > MAX_OBJECTS:
+        raise ScenarioError(f"{_spaced(objects)} objets décrits ; au plus {_spaced(MAX_OBJECTS)} "
+                            "([[permanent]] et [[spell]]) : gardez ceux qui comptent pour la situation.", path)
+    if effects > MAX_EFFECTS:
+        raise ScenarioError(f"{_spaced(effects)} effets continus décrits ; au plus {_spaced(MAX_EFFECTS)} "
+                            "([[permanent.static]] et [[effect]]) : gardez ceux qui comptent pour la situation.",
+                            path)
+
+
 def parse_scenario(text: str, path: str = "") -> Scenario:
     """Read a scenario from its TOML ``text``; ``path`` names it in errors.
 
-    Returns a :class:`Scenario`; raises :class:`ScenarioError`.
+    Returns a :class:`Scenario`; raises :class:`ScenarioError`, also before
+    parsing for a text over :data:`MAX_BYTES` characters, nested too deep,
+    with a line too long, or with over :data:`MAX_OBJECTS` objects.
     """
+    _refuse_oversized(text, path)
     return _Reader(text, path).read()
 
 
@@ -1183,7 +1241,7 @@ def load_scenario(path: str) -> Scenario:
 
         shown = "<entrée standard>"
         try:
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
         except OSError as error:
             raise ScenarioError(f"lecture impossible ({describe_os_error(error)}).", shown) from None
     else:
@@ -1192,12 +1250,16 @@ def load_scenario(path: str) -> Scenario:
         if file.is_dir():
             raise ScenarioError("c'est un dossier, pas un fichier de scénario (.toml).", shown)
         try:
-            data = file.read_bytes()
+            with file.open("rb") as stream:
+                data = stream.read(MAX_BYTES + 1)  # /dev/zero stops here
         except OSError as error:
             problem = ScenarioError(f"lecture impossible ({describe_os_error(error)}).", shown)
             if not file.exists():
                 problem.remedy = Remedy.START_FROM_EXAMPLE
             raise problem from None
+    if len(data) > MAX_BYTES:
+        raise ScenarioError(f"fichier trop grand (plus de {_spaced(MAX_BYTES)} octets) ; un scénario décrit "
+                            "une situation de jeu en quelques kilo-octets.", shown)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

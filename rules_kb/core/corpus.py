@@ -85,19 +85,38 @@ def locate_corpus(folder: str | os.PathLike[str] | None = None, given_as: str = 
     return path.resolve()
 
 
+#: The largest manifest read, in bytes (the bundled one is a few kilobytes).
+MAX_MANIFEST_BYTES = 1_000_000
+
+
 def load_manifest(folder: Path) -> tuple[Document, ...]:
     """Read and check ``folder/manifest.toml``; documents in manifest order.
 
     Raises :class:`CorpusError` naming the file, the entry and the key at
     fault: unreadable or invalid TOML (in French, with its line, as a
-    scenario's: :mod:`rules_kb.core.toml_syntax`), missing or unknown keys, wrong types,
+    scenario's: :mod:`rules_kb.core.toml_syntax`), over
+    :data:`MAX_MANIFEST_BYTES` bytes, nested too deep or with too long a
+    line (refused before parsing), missing or unknown keys, wrong types,
     unknown ``kind``, malformed ``date``, duplicate ``id``, missing file.
     """
     import tomllib
 
     path = folder / MANIFEST
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_MANIFEST_BYTES + 1)  # a device or a huge file stops here
+        if len(raw) > MAX_MANIFEST_BYTES:
+            raise CorpusError(f"{path} est trop grand (plus de {MAX_MANIFEST_BYTES:,} octets) ; un manifeste "
+                              "décrit ses documents en quelques kilo-octets.".replace(",", "\u202f"), str(path))
+        text = raw.decode("utf-8")
+        # A text of at most MAX_LINE characters and MAX_DEPTH brackets can hold neither fault: the
+        # bundled manifest is not scanned, and the lookup commands do not import the scanner.
+        if len(text) > 10_000 or text.count("[") + text.count("{") > 32:
+            from rules_kb.core import toml_syntax
+
+            refused = toml_syntax.refused(text)
+            if refused:
+                raise CorpusError(f"{path}, ligne {refused[1]} : {refused[0]}", str(path))
         data = tomllib.loads(text)
     except UnicodeDecodeError as error:
         raise CorpusError(f"{path} n'est pas un texte UTF-8 ({error.reason}).", str(path)) from None

@@ -74,3 +74,50 @@ def describe(error: tomllib.TOMLDecodeError, text: str) -> tuple[str, int]:
     else:
         message = f"erreur de syntaxe TOML ({message})"
     return f"TOML invalide{column} : {message}.", line
+
+
+#: How deep arrays and inline tables may nest, and how long a line may be,
+#: in a TOML file a user writes: beyond, :mod:`tomllib` recurses until
+#: ``RecursionError`` or takes minutes (a 100 000-part dotted key), so the
+#: text is refused before parsing. Real files nest 3 deep, lines < 500.
+MAX_DEPTH = 32
+MAX_LINE = 10_000
+
+_TOKENS = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*(?:"{3,5}|\Z)'  # multi-line basic string (up to 2 quotes before its end)
+    r"|'''.*?(?:'{3,5}|\Z)"  # multi-line literal string
+    r'|"(?:[^"\\\n]|\\.)*"?'  # basic string
+    r"|'[^'\n]*'?"  # literal string
+    r"|#[^\n]*"  # comment
+    r"|[\[\]{}]",
+    re.DOTALL,
+)
+
+
+def refused(text: str) -> tuple[str, int] | None:
+    """Why ``text`` is refused before :mod:`tomllib` reads it, in French,
+    with the line at fault, or None: arrays or inline tables nested more
+    than :data:`MAX_DEPTH` deep (strings and comments skipped), or a line
+    longer than :data:`MAX_LINE` characters. Linear in the text.
+
+    >>> refused('x = ' + '[' * 40 + ']' * 40)
+    ('listes ou tables imbriquées sur plus de 32 niveaux ; simplifiez le fichier.', 1)
+    >>> refused('x = "[[[["') is None
+    True
+    """
+    for number, line in enumerate(text.split("\n"), start=1):
+        if len(line) > MAX_LINE:
+            size, limit = (f"{count:,}".replace(",", "\u202f") for count in (len(line), MAX_LINE))
+            return (f"ligne de {size} caractères ; au plus {limit} par ligne "
+                    "(une clé ou une valeur trop longue) : raccourcissez-la.", number)
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        kind = token.group()
+        if kind in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return (f"listes ou tables imbriquées sur plus de {MAX_DEPTH} niveaux ; simplifiez le fichier.",
+                        text.count("\n", 0, token.start()) + 1)
+        elif kind in ("]", "}"):
+            depth = max(depth - 1, 0)
+    return None
