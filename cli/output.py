@@ -108,6 +108,24 @@ NBSP = "\u00a0"
 _FRENCH_SPACE = r"(?<=\S) (?=[:;?!»])|(?<=«) "
 
 
+#: Control characters in text (a document's, the user's) made visible, one
+#: character for one, so that no escape sequence reaches the terminal: C0
+#: controls as their control pictures (ESC → ␛), DEL as ␡, C1 controls as �;
+#: line feeds and tabs stay.
+_VISIBLE_CONTROLS = {
+    **{code: 0x2400 + code for code in range(0x20) if code not in (0x09, 0x0A)},
+    0x7F: 0x2421,
+    **dict.fromkeys(range(0x80, 0xA0), 0xFFFD),
+}
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with its control characters made visible (:data:`_VISIBLE_CONTROLS`):
+    a terminal escape sequence in a document or an argument is printed, never run.
+    One character for one: positions are kept."""
+    return text.translate(_VISIBLE_CONTROLS)
+
+
 def french_spaces(text: str, space: str = NBSP) -> str:
     """``text`` with the space before ``: ; ? ! »`` and after ``«`` made
     ``space`` (a non-breaking space), so that no wrapping separates French
@@ -217,7 +235,7 @@ class Text:
         from rich.text import Text as RichText
 
         return RichText(
-            french_spaces(self.plain, _HELD), style=self.style, spans=[Span(a, b, style) for a, b, style in self.spans]
+            french_spaces(visible_controls(self.plain), _HELD), style=self.style, spans=[Span(a, b, style) for a, b, style in self.spans]
         )
 
 
@@ -346,7 +364,7 @@ class Console:
                 rich.print(*(_rich(item) for item in items), style=style, overflow=overflow, no_wrap=no_wrap)
             self._write(_finished(captured.get()))
             return
-        self._write(" ".join(_plain(item) for item in items) + "\n")
+        self._write(visible_controls(" ".join(_plain(item) for item in items)) + "\n")
 
     def _write(self, text: str) -> None:
         if self._pages is not None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from indexer.rules_inline import ParsedRules
 from indexer.textutil import LineIndex, rejoin
 from rules_kb.core.model import Diagnostic, Rule, Severity
-from rules_kb.core.numbers import Level, RuleNumber
+from rules_kb.core.numbers import Level, RuleNumber, RuleNumberError
 
 _SECTION_RE = re.compile(r"^[ \t]*(?P<number>\d{3})\.[ \t]+(?P<title>\S[^\n]*?)[ \t]*$", re.MULTILINE)
 _RULE_LINE_RE = re.compile(r"^[ \t]*(?P<number>\d{3}\.\d+[a-z]?)\.?[ \t]*$", re.MULTILINE)
@@ -65,19 +65,27 @@ def parse_rule_pages(text: str, document: str, edition: str) -> ParsedRules:
         )
         return ParsedRules((), tuple(diagnostics), (0, 0))
 
-    section = RuleNumber.parse(heading.group("number"))
+    try:
+        section = RuleNumber.parse(heading.group("number"))
+    except RuleNumberError as error:  # "000. …": not a section number
+        diagnostics.append(_bad_number(error, document, lines.line_of(heading.start()), "la page n'a pas été analysée"))
+        return ParsedRules((), tuple(diagnostics), (0, 0))
     title = heading.group("title").rsplit(" : ", 1)[-1].strip()
     starts = [_Start(heading.start("number"), heading.end(), section, title)]
     current = section
     for match in rule_lines:
         if match.start() < heading.end():
             continue
-        number = RuleNumber.parse(match.group("number"))
+        try:
+            number = RuleNumber.parse(match.group("number"))
+        except RuleNumberError as error:  # "611.3l": the line stays in the text of the rule before
+            diagnostics.append(_bad_number(error, document, lines.line_of(match.start()), "la ligne reste dans le texte de la règle précédente"))
+            continue
         previous_end = starts[-1].text_offset
         # Rules run into the previous rule's paragraphs, before this line.
         for run_in in _RUN_IN_RE.finditer(text, previous_end, match.start()):
-            candidate = RuleNumber.parse(run_in.group("number"))
-            if candidate in current.successors() and candidate < number:
+            candidate = _parsed(run_in.group("number"))
+            if candidate is not None and candidate in current.successors() and candidate < number:
                 starts.append(_Start(run_in.start(), run_in.end("number"), candidate))
                 diagnostics.append(
                     Diagnostic(
@@ -106,12 +114,32 @@ def parse_rule_pages(text: str, document: str, edition: str) -> ParsedRules:
         current = number
     last_end = starts[-1].text_offset
     for run_in in _RUN_IN_RE.finditer(text, last_end, len(text)):
-        candidate = RuleNumber.parse(run_in.group("number"))
-        if candidate in current.successors():
+        candidate = _parsed(run_in.group("number"))
+        if candidate is not None and candidate in current.successors():
             starts.append(_Start(run_in.start(), run_in.end("number"), candidate))
             current = candidate
     rules = _build(text, starts, lines, document, edition)
     return ParsedRules(tuple(rules), tuple(diagnostics), (heading.start(), len(text)))
+
+
+def _parsed(text: str) -> RuleNumber | None:
+    """The rule number ``text``, or None when it is none (a run-in "611.3l" stays text)."""
+    try:
+        return RuleNumber.parse(text)
+    except RuleNumberError:
+        return None
+
+
+def _bad_number(error: RuleNumberError, document: str, line: int, consequence: str) -> Diagnostic:
+    """The diagnostic of a line whose number is no rule number (``611.3l``, a letter never used)."""
+    shown = error.text if len(error.text) <= 40 else error.text[:20] + "…"
+    return Diagnostic(
+        document=document,
+        line=line,
+        code="bad-rule-number",
+        message=f"« {shown} » n'est pas un numéro de règle ; {consequence}.",
+        severity=Severity.WARNING,
+    )
 
 
 def _build(text: str, starts: list[_Start], lines: LineIndex, document: str, edition: str) -> list[Rule]:

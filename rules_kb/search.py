@@ -2,8 +2,11 @@
 
 A query is typed like a search box: every significant word is required,
 words are matched through the French analysis (accents, elision, stemming),
-rule numbers as written (``420.5c``); Whoosh's query language (quoted
-phrases, fields, ``AND``/``OR``/``NOT``) is understood, wildcards aside.
+rule numbers as written (``420.5c``); a quoted phrase (``"blessures
+fatales"``) is searched as a phrase, and nothing else of Whoosh's query
+language: operators and fields are refused
+(:func:`rules_kb.build.index.check_query`), other
+signs are read as plain words.
 Plain words are read as ``ask`` reads them: a player's word, an English
 name or a typo the concept table recognises
 (:meth:`rules_kb.build.concepts.ConceptTable.recognise`: "trample",
@@ -23,7 +26,7 @@ import re
 
 from rules_kb.build.analysis import analyze
 from rules_kb.build.concepts import ConceptKind, read_table
-from rules_kb.build.index import alternatives_query, read_index, snippet, terms_of, uses_syntax
+from rules_kb.build.index import alternatives_query, check_query, read_index, snippet, terms_of, uses_syntax
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
 from rules_kb.loader import KnowledgeBase
@@ -148,13 +151,15 @@ def search(
     edition (rules and glossary), ``kinds`` to some kinds (as a user types
     them, see :func:`resolve_kind`). Hits are best first, diversified by
     kind (:func:`diversified`). Raises :class:`QueryError` if ``query`` has
-    no significant word or names an unknown kind, and
+    no significant word, holds an operator or a field
+    (:func:`rules_kb.build.index.check_query`) or names an unknown kind, and
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
     wanted = tuple(dict.fromkeys(resolve_kind(kind).value for kind in kinds))
     edition = kb.check_edition(edition)
     if not query.strip():
         raise QueryError("La recherche est vide : donnez un ou plusieurs mots, par exemple « blessures fatales ».")
+    check_query(query)
     index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
     understood: tuple[str, ...] = ()
     if not uses_syntax(query):

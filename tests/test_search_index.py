@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_kb.build.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
-from rules_kb.build.index import FIELDS, Group, Term, read_index, uses_syntax, word_query
+from rules_kb.build.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
+from rules_kb.core.errors import QueryError
 from rules_kb.core.text import strip_accents
 
 
@@ -162,14 +163,29 @@ def test_a_query_of_terms_is_written_as_whoosh_writes_it():
     assert str(Group(False, tuple(Term(*t) for t in terms))) == str(Or([WhooshTerm(f, x, boost=b) for f, x, b in terms]))
 
 
-@pytest.mark.parametrize("text", ['"blessures fatales"', "titre:couche", "pouvoir NOT mana", "(a OR b)", "sort^2", "'abc'"])
-def test_whooshs_query_language_goes_to_whoosh(text):
+@pytest.mark.parametrize("text", ['"blessures fatales"', 'sort "capacité déclenchée" pile'])
+def test_quoted_phrases_go_to_whoosh(text):
     assert uses_syntax(text)
 
 
-@pytest.mark.parametrize("text", ["l'endurance", "qu'il", "2/2", "420.5c", "aujourd’hui", "a-b", "Et ou Donc"])
+@pytest.mark.parametrize(
+    "text", ["l'endurance", "qu'il", "2/2", "420.5c", "aujourd’hui", "a-b", "Et ou Donc", "sort^2", "'abc'", '"abc', "(carte)", "[/bold]", "règle : 420.5c"]
+)  # fmt: skip
 def test_words_stay_words(text):
     assert not uses_syntax(text)
+    check_query(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("titre:couche", "« titre: »"), ("line:5", "« line: »"), ("pouvoir NOT mana", "« NOT »"), ("(a OR b)", "« OR »"),
+     ("blessures ANDNOT ANDMAYBE fatales", "« ANDNOT »"), ('NEAR ANDNOT ("', "« ANDNOT »")],
+)  # fmt: skip
+def test_operators_and_fields_are_refused(text, named):
+    """Issue 23: Whoosh's operators and fields raised tracebacks; they are refused, in French."""
+    with pytest.raises(QueryError, match="n'est pas accepté") as caught:
+        check_query(text)
+    assert named in str(caught.value)
 
 
 def test_stemming_does_not_leave_urllib_behind():
@@ -217,4 +233,4 @@ def test_an_unwritable_index_is_a_french_error(tmp_path, monkeypatch):
 
     monkeypatch.setattr(tempfile, "mkdtemp", full_disk)
     with pytest.raises(IndexBuildError, match="Impossible d'écrire l'index de recherche"):
-        search(kb, "titre:couche")
+        search(kb, "\"couche\"")

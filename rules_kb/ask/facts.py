@@ -60,15 +60,18 @@ NUMBER_WORDS = {
     "zero": 0, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7,
     "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "vingt": 20,
 }  # fmt: skip
-_NUMBER = r"(-?\d+|" + "|".join(NUMBER_WORDS) + r")"
+#: A number a player writes: digits (at most :data:`MAX_DIGITS`, a longer one is no fact) or a French word.
+MAX_DIGITS = 4
+_DIGITS = r"\d{1,%d}" % MAX_DIGITS
+_NUMBER = r"(-?(?<!\d)" + _DIGITS + r"(?!\d)|" + "|".join(NUMBER_WORDS) + r")"
 
-_PT_RE = re.compile(r"(?<![\d+\-/])(\d+)\s*/\s*(\d+)(?![\d/])")
+_PT_RE = re.compile(r"(?<![\d+\-/])(" + _DIGITS + r")\s*/\s*(" + _DIGITS + r")(?![\d/])")
 #: A verb of change right before a P/T: the creature told before becomes it (not a new creature).
 _BECOMES_RE = re.compile(
     r"(?:devient|deviennent|devenue?s?|devenir|passe\s+(?:a|en)|passee?\s+(?:a|en)|se\s+retrouve\s+(?:a|en)"
     r"|est\s+maintenant|transformee?\s+en|elle\s+fait|il\s+fait)\s+(?:une?\s+|en\s+)?$"
 )
-_SIGNED_RE = re.compile(r"([+-]\d+)\s*/\s*([+-]\d+)")
+_SIGNED_RE = re.compile(r"(?<!\d)([+-]" + _DIGITS + r")\s*/\s*([+-]" + _DIGITS + r")(?!\d)")
 _COUNTER_WORD_RE = re.compile(r"marqueurs?|counters?")
 _DAMAGE_RE = re.compile(_NUMBER + r"\s+(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?)\b")
 #: Words saying damage was dealt, in the same clause before its number ("a", "avait", "ont": within three words).
@@ -374,6 +377,8 @@ def extract_facts(question: str) -> Facts:
         if is_counter:
             count = re.search(_NUMBER + r"\s+(?:marqueurs?\s+)?$", before)
             amount = _number(count.group(1)) if count else 1
+            if amount < 1:
+                continue  # "-1 marqueurs +1/+1": no counters to put (the scenario loader refuses them)
             creature.counters[kind] = creature.counters.get(kind, 0) + amount
             creature.changes += [(match.start(), "counter", int(match.group(1)), int(match.group(2)))] * amount
             counter_end = match.end()
@@ -399,6 +404,8 @@ def extract_facts(question: str) -> Facts:
     poison: dict[str, int] = {}
     for match in _POISON_RE.finditer(text):
         player = _player_before(text, match.start())
+        if _number(match.group(1)) < 0:
+            continue  # "-1 marqueurs poison": not a count (the scenario loader refuses it)
         poison[player] = _number(match.group(1))
         note(match, f"{player} : {poison[player]} marqueurs poison")
     legends = False
@@ -458,15 +465,39 @@ def _toml(value) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return json.dumps(str(value), ensure_ascii=False)
+    return _CONTROL_RE.sub(_escaped, json.dumps(str(value), ensure_ascii=False))
+
+
+#: What TOML allows in no string or comment and JSON leaves as is: DEL, C1 controls, surrogates.
+_CONTROL_RE = re.compile("[\x7f-\x9f\ud800-\udfff]")
+
+
+def _escaped(match: re.Match) -> str:
+    character = match.group()
+    return "\\ufffd" if "\ud800" <= character <= "\udfff" else f"\\u{ord(character):04x}"
+
+
+#: What a TOML comment may not hold (tab and line breaks aside), and surrogates.
+_COMMENT_UNSAFE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 def commented(scenario: str, question: str, before: str, after: str) -> str:
     """``scenario`` (a TOML text) after a comment: the line ``before``, the
     question's lines, the line ``after`` (a front end says there how it
     built the file and what to do with it)."""
-    lines = [f"# {before}", *(f"# {line}" for line in question.strip().splitlines() or [""]), f"# {after}", ""]
+    shown = _COMMENT_UNSAFE_RE.sub(" ", question.strip())  # control characters: not allowed in a TOML comment
+    lines = [f"# {before}", *(f"# {line}" for line in shown.splitlines() or [""]), f"# {after}", ""]
     return "\n".join(lines) + "\n" + scenario
+
+
+#: The longest title a scenario gets from its question (the loader bounds line lengths).
+MAX_TITLE = 200
+
+
+def _title(question: str) -> str:
+    """The scenario's title: the question's first line, cut at :data:`MAX_TITLE` characters."""
+    first = question.strip().splitlines()[0] if question.strip() else "Question"
+    return first if len(first) <= MAX_TITLE else first[: MAX_TITLE - 1] + "…"
 
 
 def scenario_toml(facts: Facts, question: str, edition: str) -> str:
@@ -477,7 +508,7 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
     in the zone told; titled with the question's first line (see
     :func:`commented` for the comment ``ask --scenario`` prints first)."""
     lines = [
-        f"title = {_toml(question.strip().splitlines()[0] if question.strip() else 'Question')}",
+        f"title = {_toml(_title(question))}",
         f"edition = {_toml(edition)}",
     ]
     life, poison = dict(facts.life), dict(facts.poison)

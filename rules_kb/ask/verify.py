@@ -103,7 +103,8 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
 
     Returns an empty :class:`Verification` when the facts are not a board
     (see :attr:`Facts.checkable`), one with a ``note`` when they are
-    incomplete or the edition is not followed by the checker.
+    incomplete, the edition is not followed by the checker or the scenario
+    built is one the checker refuses (the answer keeps its rules).
     """
     if not facts.checkable:
         return Verification(note=facts.incomplete)
@@ -112,10 +113,14 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
         return Verification(note=note)
     from rules_kb.checker.editions import StateBasedAction  # the checker: only for a board
     from rules_kb.checker.report import check_scenario, describe
-    from rules_kb.checker.scenario import parse_scenario
+    from rules_kb.checker.scenario import ScenarioError, parse_scenario
 
     text = scenario_toml(facts, question, chosen.id)
-    report = check_scenario(kb, parse_scenario(text, "question"), chosen.id)
+    try:
+        scenario = parse_scenario(text, "question")
+    except ScenarioError as error:  # a board the checker cannot take: the rules are still answered
+        return Verification(note=f"Le vérificateur n'a pas pu juger la situation décrite : {error}")
+    report = check_scenario(kb, scenario, chosen.id)
     resolution = report.resolution
     outcome, applied = [], []
     before = resolution.initial

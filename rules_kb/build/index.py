@@ -12,9 +12,9 @@ postings with the score Whoosh's BM25F scorer would give each
 stores them in the cache database with every document
 (:func:`write_tables`). A query of words (:func:`word_query`: the query
 Whoosh's parser makes of it) is answered from those tables
-(:meth:`SearchIndex.run`). A query in Whoosh's query language (quoted
-phrases, ``field:`` prefixes, ``AND``/``OR``/``NOT``, boosts, ranges) is
-answered by Whoosh itself, on an index written from the same documents the
+(:meth:`SearchIndex.run`). A query with quoted phrases, the only syntax
+of Whoosh's query language a user may type (operators and fields are
+refused: :func:`check_query`), is answered by Whoosh itself, on an index written from the same documents the
 first time one is asked (:meth:`SearchIndex.whoosh`).
 ``tests/test_search_index.py`` checks the analysis, every posting's score
 and the hits of word queries against Whoosh.
@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 from array import array
 from collections.abc import Iterable, Iterator
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.build.analysis import analyze, analyze_numbers, whoosh_module
-from rules_kb.build.store import Lookup, Store
+from rules_kb.build.store import Lookup, Store, seal_folder, verify_folder
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, QueryError, describe_os_error
 from rules_kb.core.model import Corpus, RecordKind, card_node, glossary_node, rule_node, ruling_nodes
@@ -176,6 +177,7 @@ def write_whoosh(documents: Iterable[tuple], index_dir: Path, progress: Progress
         writer.add_document(order=position, **dict(zip(DOCUMENT_FIELDS, document)))
     progress("Écriture de l'index", len(documents), len(documents))
     writer.commit()
+    seal_folder(index_dir)  # Whoosh unpickles its files: open only these (:func:`verify_folder`)
 
 
 # -- the tables -----------------------------------------------------------------------
@@ -316,15 +318,43 @@ class Group(NamedTuple):
 #: A query of words: a :class:`Term` or a :class:`Group`.
 Query = Term | Group
 
-#: What Whoosh's query parser reads as its query language (quotes, fields,
-#: groups, ranges, boosts, operators); such a query goes to Whoosh.
-_SYNTAX_RE = re.compile(r"""["():\[\]{}^]|(?:^|(?<=\W))'|(?:^|(?<=[\s()]))(?:AND|OR|NOT|ANDNOT|ANDMAYBE|REQUIRE)(?=\s)""")
+#: The only query syntax a user may type: a quoted phrase (straight double
+#: quotes, closed); such a query goes to Whoosh, read for phrases only.
+_SYNTAX_RE = re.compile(r'"[^"]*"')
+#: What Whoosh's query language would read as an operator or a field
+#: (``AND``, ``NOT``, ``line:5``): refused by :func:`check_query`, never run.
+_OPERATOR_RE = re.compile(r"(?<!\S)(?:AND|OR|NOT|ANDNOT|ANDMAYBE|REQUIRE)(?!\S)")
+_FIELD_RE = re.compile(r"(?<![\w.])([^\W\d_]\w*):(?=[^\s:])")
 _SPACES_RE = re.compile(r"\s+")
 
 
 def uses_syntax(text: str) -> bool:
-    """Whether ``text`` uses Whoosh's query language rather than plain words."""
+    """Whether ``text`` holds a quoted phrase (``"blessures fatales"``)
+    rather than plain words only. Every other character of Whoosh's query
+    language (parentheses, ``^``, single quotes, an unclosed quote) is read
+    as part of plain words; operators and fields are refused
+    (:func:`check_query`)."""
     return _SYNTAX_RE.search(text) is not None
+
+
+def check_query(text: str) -> None:
+    """Refuse in ``text`` what Whoosh's query language reads as an operator
+    (``AND``, ``OR``, ``NOT``, ``ANDNOT``, ``ANDMAYBE``, ``REQUIRE`` as a
+    word of capitals) or a field (``line:5``): a query is words and quoted
+    phrases. Raises :class:`QueryError` saying which and what to type."""
+    operator = _OPERATOR_RE.search(text)
+    if operator is not None:
+        raise QueryError(
+            f"La recherche « {text} » emploie l'opérateur « {operator.group()} », qui n'est pas accepté : "
+            "tapez seulement des mots (tous sont requis) et, pour une expression exacte, "
+            "des guillemets droits (\"blessures fatales\")."
+        )
+    field = _FIELD_RE.search(text)
+    if field is not None:
+        raise QueryError(
+            f"La recherche « {text} » emploie « {field.group()} », un nom de champ, qui n'est pas accepté : "
+            "tapez seulement des mots (ou mettez une espace après les deux-points)."
+        )
 
 
 def _normalised(required: bool, queries: Iterable) -> Query | None:
@@ -502,8 +532,10 @@ class SearchIndex:
         """Search ``text`` as typed in a search box: ``(hits, terms, parsed)``
         — the ``limit`` best hits (of ``edition`` and ``kinds`` if given), the
         term texts searched and the query that ran as Whoosh writes it.
-        Plain words are answered from the tables, Whoosh's query language by
-        Whoosh. Raises :class:`QueryError` when no significant word is left."""
+        Plain words are answered from the tables, quoted phrases by Whoosh.
+        Raises :class:`QueryError` when no significant word is left or
+        ``text`` holds an operator or a field (:func:`check_query`)."""
+        check_query(text)
         if uses_syntax(text):
             return self._whoosh_search(text, limit, edition, kinds)
         query = word_query(text)
@@ -528,8 +560,13 @@ class SearchIndex:
             index = whoosh_module("whoosh.index")
             folder = self.index_dir
             try:
-                if not folder.is_dir():
+                if not folder.exists():
                     folder = self._write_whoosh(folder)
+                try:
+                    verify_folder(folder)
+                except sqlite3.DatabaseError:  # damaged or planted: never unpickled, written again
+                    print(f"Index de recherche endommagé dans « {folder} » : reconstruction.", file=sys.stderr)
+                    folder = self._replace_whoosh(folder)
                 self._whoosh = index.open_dir(str(folder))
             except OSError as error:
                 raise IndexBuildError(
@@ -538,6 +575,25 @@ class SearchIndex:
                     str(folder.parent),
                 ) from None
         return self._whoosh
+
+    def _replace_whoosh(self, folder: Path) -> Path:
+        """Move the damaged index ``folder`` aside, remove it, write it again; return the new folder."""
+        try:
+            aside = Path(tempfile.mkdtemp(prefix=".damaged-", dir=folder.parent))
+        except OSError:
+            pass
+        else:
+            try:
+                os.rename(folder, aside / INDEX_DIR)
+            except OSError:
+                pass
+            shutil.rmtree(aside, ignore_errors=True)
+        if folder.exists():  # it could not be moved (a read-only cache): an index for this process only
+            elsewhere = tempfile.mkdtemp(prefix="rules-kb-index-")
+            atexit.register(shutil.rmtree, elsewhere, True)
+            write_whoosh(self.documents(), Path(elsewhere) / INDEX_DIR)
+            return Path(elsewhere) / INDEX_DIR
+        return self._write_whoosh(folder)
 
     def _write_whoosh(self, folder: Path) -> Path:
         """Write the Whoosh index as :meth:`whoosh` says; return its folder."""
@@ -559,13 +615,12 @@ class SearchIndex:
         return folder
 
     def _whoosh_search(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
-        from whoosh.qparser import MultifieldParser, WildcardPlugin
+        from whoosh.qparser import MultifieldParser, PhrasePlugin
         from whoosh.query import And, Or
         from whoosh.query import Term as WhooshTerm
 
         ix = self.whoosh()
-        parser = MultifieldParser(list(FIELDS), ix.schema)
-        parser.remove_plugin_class(WildcardPlugin)
+        parser = MultifieldParser(list(FIELDS), ix.schema, plugins=[PhrasePlugin()])  # phrases and words only
         parsed = parser.parse(text)
         terms = frozenset(
             term.decode("utf-8") if isinstance(term, bytes) else str(term) for _field, term in parsed.iter_all_terms()

@@ -4,8 +4,10 @@ without ever losing what was there.
 A file is written whole or not at all: into a hidden file beside it, then
 renamed over the name asked for. An existing file is replaced only when
 the caller says ``force``; a folder is filled whole, and replaced only if it
-holds a rulebook rules-kb wrote (its :data:`BOOK_MARKER` file), never a
-folder of the user's own files.
+holds a rulebook rules-kb wrote (its :data:`BOOK_MARKER` file, which lists
+the files it wrote), never a folder of the user's own files nor a rulebook
+the user added files to. A symbolic link is written through (the link
+stays); a dangling link or a special file (device, pipe) is never replaced.
 """
 
 from __future__ import annotations
@@ -28,15 +30,35 @@ def _umask() -> int:
     return mask
 
 
+def _through_link(target: Path, error: type[RulesKbError] = OutputError) -> Path:
+    """``target``, or the path its symbolic link leads to (written through,
+    the link kept). Raises ``error`` for a link that leads nowhere (a
+    dangling link is never replaced)."""
+    if not target.is_symlink():
+        return target
+    if not target.exists():
+        raise error(
+            f"« {target} » est un lien symbolique vers « {os.readlink(target)} », qui n'existe pas : "
+            "rien n'est remplacé. Supprimez le lien ou donnez un autre nom."
+        )
+    return Path(os.path.realpath(target))
+
+
 def check_file_target(path: str | os.PathLike[str], force: bool = False, error: type[RulesKbError] = OutputError) -> Path:
     """``path`` as a :class:`~pathlib.Path` if a file may be written there.
 
-    Raises ``error`` (French message) when it is a folder, or an existing
-    file and not ``force``.
+    A symbolic link is followed (the file it leads to is the target).
+    Raises ``error`` (French message) when it is a folder, a dangling link,
+    a special file (device, pipe), or an existing file and not ``force``.
     """
-    target = Path(path)
+    target = _through_link(Path(path), error)
     if target.is_dir():
         raise error(f"« {target} » est un dossier ; donnez un nom de fichier.")
+    if target.exists() and not target.is_file():
+        raise error(
+            f"« {target} » n'est pas un fichier ordinaire (un périphérique, un tube…) : rien n'y est écrit. "
+            "Donnez le nom d'un fichier, ou « - » pour la sortie standard."
+        )
     if target.exists() and not force:
         raise error(f"Le fichier « {target} » existe déjà.").with_remedy(Remedy.REPLACE)
     return target
@@ -79,7 +101,7 @@ def check_folder_target(path: str | os.PathLike[str], force: bool = False) -> Pa
     :class:`rules_kb.core.errors.OutputError` for a file, a rulebook without
     ``force`` and a folder holding anything else.
     """
-    target = Path(path)
+    target = _through_link(Path(path))
     if target.exists() and not target.is_dir():
         raise OutputError(f"« {target} » est un fichier ; donnez le nom d'un dossier pour le livre.", str(target))
     if target.is_dir() and any(target.iterdir()):
@@ -94,26 +116,73 @@ def check_folder_target(path: str | os.PathLike[str], force: bool = False) -> Pa
     return target
 
 
+#: The marker's first line; the names of the files the rulebook wrote follow, one a line.
+_MARKER_HEADING = "Livre de règles écrit par rules-kb."
+
+
+def _keep_user_files(target: Path, files: Mapping[str, bytes]) -> None:
+    """Raise :class:`OutputError` when the rulebook folder ``target`` holds
+    files rules-kb did not write there (neither listed in its marker nor
+    among the new ``files``): replacing it would lose them."""
+    if not (target / BOOK_MARKER).is_file():
+        return
+    try:
+        written = set((target / BOOK_MARKER).read_text(encoding="utf-8", errors="replace").splitlines()[1:])
+        extra = sorted(entry.name for entry in target.iterdir() if entry.name not in {BOOK_MARKER, *written, *files})
+    except OSError as problem:
+        raise OutputError(f"Impossible de lire le dossier « {target} » : {describe_os_error(problem)}.", str(target)) from None
+    if extra:
+        shown = ", ".join(f"« {name} »" for name in extra[:5]) + (" …" if len(extra) > 5 else "")
+        raise OutputError(
+            f"Le dossier « {target} » contient des fichiers que rules-kb n'y a pas écrits ({shown}) : "
+            "rien n'est remplacé. Déplacez-les, ou choisissez un autre dossier.",
+            str(target),
+        )
+
+
+def _remove_left_behind(target: Path) -> None:
+    """Remove the old rulebooks an interrupted forced export left beside
+    ``target`` (hidden ``.<name>.old.*`` folders holding only a rulebook)."""
+    parent = target.parent if str(target.parent) else Path(".")
+    prefix = f".{target.name}.old."
+    for old in (entry for entry in parent.iterdir() if entry.name.startswith(prefix)):
+        try:
+            entries = [entry.name for entry in old.iterdir()]
+            if old.is_symlink() or entries not in ([], ["livre"]):
+                continue
+            if entries and not (old / "livre" / BOOK_MARKER).is_file():
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def write_folder(path: str | os.PathLike[str], files: Mapping[str, bytes], force: bool = False) -> Path:
     """Write ``files`` (name → content; names without folders) as the folder
     ``path``, whole or not at all, with :data:`BOOK_MARKER`; returns the path.
 
     The files are written into a hidden folder beside ``path``, which then
     takes its place: an old rulebook there (``force``) is removed only once
-    the new one is in place. Raises :class:`rules_kb.core.errors.OutputError`
-    (see :func:`check_folder_target`, and for a folder that cannot be written).
+    the new one is in place; what an interrupted one left beside it is
+    removed first. Raises :class:`rules_kb.core.errors.OutputError` (see
+    :func:`check_folder_target`, for a rulebook the user added files to and
+    for a folder that cannot be written).
     """
     target = check_folder_target(path, force)
     parent = target.parent if str(target.parent) else Path(".")
+    _keep_user_files(target, files)
     staging = old = None
     try:
         parent.mkdir(parents=True, exist_ok=True)
+        _remove_left_behind(target)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
         for name, data in files.items():
             (staging / name).write_bytes(data)
-        (staging / BOOK_MARKER).write_text("Livre de règles écrit par rules-kb.\n", encoding="utf-8")
+        listing = "".join(f"{name}\n" for name in sorted(files))
+        (staging / BOOK_MARKER).write_text(f"{_MARKER_HEADING}\n{listing}", encoding="utf-8")
         os.chmod(staging, 0o777 & ~_umask())
         check_folder_target(target, force)
+        _keep_user_files(target, files)
         if target.is_dir():
             if any(target.iterdir()):
                 old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))

@@ -23,7 +23,7 @@ from rules_kb.core.errors import RulesKbError
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
 _NUMBER_RE = re.compile(
-    r"^\s*(?:(?P<chapter>\d)|(?P<section>[1-9]\d{2})(?:\.(?P<rule>\d+)(?P<letter>[a-z])?)?)\.?\s*$",
+    r"^\s*(?:(?P<chapter>\d)|(?P<section>[1-9]\d{2})(?:\.(?P<rule>\d{1,6})(?P<letter>[a-z])?)?)\.?\s*$",
     re.IGNORECASE | re.ASCII,
 )
 

@@ -98,15 +98,27 @@ footer.colophon { margin-top: 3rem; color: var(--muted); font-size: .8rem; borde
 """
 
 
+#: What XML (and so lxml) refuses in a text or an attribute: C0 controls but
+#: tab and line breaks, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = {**dict.fromkeys((*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF), 0xFFFD)}
+
+
+def xml_text(text: str) -> str:
+    """``text`` as XML may hold it: each character XML refuses (a control
+    character in a document, a note or a query) replaced by U+FFFD."""
+    return text.translate(_NOT_XML)
+
+
 def element(parent, tag: str, text: str = "", css_class: str = "", **attributes: str):
     """A new ``tag`` element under ``parent`` (None: a root) with ``text``,
-    class ``css_class`` and ``attributes`` (``data_note`` → ``data-note``)."""
-    attributes = {name.replace("_", "-"): value for name, value in attributes.items() if value}
+    class ``css_class`` and ``attributes`` (``data_note`` → ``data-note``);
+    characters XML refuses are replaced (:func:`xml_text`)."""
+    attributes = {name.replace("_", "-"): xml_text(value) for name, value in attributes.items() if value}
     if css_class:
         attributes["class"] = css_class
     node = lxml_html.Element(tag, attributes) if parent is None else etree.SubElement(parent, tag, attributes)
     if text:
-        node.text = text
+        node.text = xml_text(text)
     return node
 
 
@@ -114,6 +126,7 @@ def append_text(parent, text: str) -> None:
     """Add ``text`` at the end of ``parent`` (after its last child, if any)."""
     if not text:
         return
+    text = xml_text(text)
     if len(parent):
         last = parent[-1]
         last.tail = (last.tail or "") + text

@@ -469,9 +469,10 @@ def question(request):
         listing = element(_section(main, "Décisions de la FAQ"), "ul", "", "links")
         for ruling in data["rulings"]:
             item = element(listing, "li")
-            card = ruling.get("card", "")
-            element(item, "a", card, href=card_href(card))
-            append_text(item, " — " + ruling.get("text", ""))
+            card = ruling.get("card") or ""  # null for a ruling of a section of the FAQ
+            if card:
+                element(item, "a", card, href=card_href(card))
+            append_text(item, (" — " if card else "") + (ruling.get("text") or ""))
     return _html(root)
 
 
