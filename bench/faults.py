@@ -1,7 +1,8 @@
 """Fault injection: damage each cache file, then check the next command.
 
-    python bench/faults.py                 # 1,000 trials per cache file (long: most trials rebuild)
+    python bench/faults.py                 # 1,000 trials per cache file (about 15 minutes)
     python bench/faults.py --trials 20     # a short run
+    python bench/faults.py --real-builds   # every rebuild parses and builds again (about 2 s each)
 
 A cache is built once for a copy of the bundled corpus; each trial copies
 it to a fresh ``RULES_KB_HOME``, damages one cache file one way, then
@@ -21,13 +22,23 @@ wrong`` and ``escaped`` must be 0: exit code 1 otherwise. Running as root,
 chmod 000 changes nothing (root reads anyway): those trials count as same.
 The code is left out of the fingerprint during the run (a checkout being
 edited meanwhile would otherwise make every trial a rebuild).
+
+Most trials rebuild, and a build takes about 2 s: 5,000 of them would take
+hours. A build is a function of its fingerprint (the corpus and the code:
+that is what the cache itself relies on), so by default each fingerprint's
+parse, build steps and Whoosh index are made for real once, then replayed
+by copying what they wrote (:class:`Replay`). What the trial tests is
+untouched: the loader's checks, the build's publishing, the fall-backs.
+``--real-builds`` turns the replay off.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
+import marshal
 import os
 import random
 import shutil
@@ -46,6 +57,49 @@ FAULTS = ("truncate", "flip", "slice", "garbage", "zero length", "directory", "c
           "corpus changed")  # fmt: skip
 #: The rule text the ``corpus changed`` fault writes.
 CHANGED = ("Une créature avec des blessures fatales", "Une créature blessée à mort")
+
+
+class Replay:
+    """Builds made once per fingerprint, then replayed: installs, in this
+    process, stand-ins for :func:`indexer.parse_corpus`, the build steps of
+    :mod:`rules_kb.build.cache` and :func:`rules_kb.build.index.write_whoosh`
+    that do the real work the first time and keep its result (in memory or
+    under ``folder``), then give that result again."""
+
+    def __init__(self, folder: Path) -> None:
+        import indexer
+        from rules_kb.build import cache, index
+
+        self.folder = folder
+        parsed: dict[str, object] = {}
+        real_parse, real_steps, real_whoosh = indexer.parse_corpus, cache.STEPS, index.write_whoosh
+
+        def parse_corpus(folder, documents, fingerprint="", progress=None):
+            if fingerprint not in parsed:
+                parsed[fingerprint] = real_parse(folder, documents, fingerprint)
+            return parsed[fingerprint]
+
+        def build_steps(build) -> None:
+            kept = self.folder / "cache" / build.corpus.fingerprint
+            if kept.exists():
+                shutil.copytree(kept, build.folder, dirs_exist_ok=True)
+                return
+            for step in real_steps:
+                step(build)
+            shutil.copytree(build.folder, kept)
+
+        def write_whoosh(documents, index_dir, progress=None) -> None:
+            documents = list(documents)
+            kept = self.folder / "index" / hashlib.sha256(marshal.dumps(documents)).hexdigest()
+            if kept.exists():
+                shutil.copytree(kept, index_dir)
+                return
+            real_whoosh(documents, index_dir)
+            shutil.copytree(index_dir, kept)
+
+        indexer.parse_corpus = parse_corpus
+        cache.STEPS = (build_steps,)
+        index.write_whoosh = write_whoosh
 
 
 def cache_files(home: Path) -> dict[str, Path]:
@@ -151,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=1000, help="trials per cache file (spread over the faults)")
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--real-builds", action="store_true", help="parse and build for real at every rebuild (slow)")
     arguments = parser.parse_args(argv)
     from rules_kb.core.corpus import bundled_corpus
 
@@ -163,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(bundled_corpus(), corpus)
         os.environ["RULES_KB_CORPUS"] = str(corpus)
         pristine = Path(work) / "pristine"
+        if not arguments.real_builds:
+            Replay(Path(work) / "replay")
         os.environ["RULES_KB_HOME"] = str(pristine)
         with contextlib.redirect_stderr(io.StringIO()):
             expected = answer()
