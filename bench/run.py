@@ -19,7 +19,9 @@ median of ``python -c pass``.
 Budgets are ratios: show ≤ 5, define ≤ 6, search ≤ 8, check ≤ 8, ask ≤ 15
 (with the embedding model: a short question, a question the checker does not
 judge, a story of 40 words). The exports keep absolute budgets (HTML ≤ 300 ms, a question in Markdown
-≤ 400 ms, the offline book ≤ 3 s) and the first build (``rules-kb index``
+≤ 400 ms, the offline book ≤ 3 s), as do two scenarios of 80 creatures with
+a static ability each (:func:`many_statics`: 80 Crusades ≤ 1 s, a chain of
+80 dependencies ≤ 1.5 s) and the first build (``rules-kb index``
 into an empty cache folder, the bundled vectors reused) ≤ 3 s; their ratio is printed too. The cache
 lives in a temporary RULES_KB_HOME, so the user's cache is left alone.
 """
@@ -59,6 +61,8 @@ CASES = (
     ("ask", ["ask", QUESTION], 15.0, "×"),  # judged by the checker
     ("ask (sans vérification)", ["ask", "il a trample et je bloque avec une 1/1"], 15.0, "×"),
     ("ask (récit)", ["ask", STORY], 15.0, "×"),
+    ("check (80 croisades)", ["check", "{home}/croisades-80.toml"], 1.0, "s"),  # issue 23: 80 static abilities
+    ("check (chaîne de 80)", ["check", "{home}/chaine-80.toml"], 1.5, "s"),  # each effect waits for the one before
     ("export (HTML)", ["export", "420.5", "--format", "html"], 0.300, "s"),
     ("export (question, md)", ["export", "--ask", "ma 2/2 a pris 2 dégâts", "--format", "md"], 0.400, "s"),
     ("export --all (livre)", ["export", "--all", "-o", "{home}/livre", "--force"], 3.0, "s"),
@@ -159,9 +163,34 @@ def time_once(command: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
+def many_statics(count: int, chained: bool) -> str:
+    """A scenario of ``count`` creatures, each with a static ability (418.5c's
+    worst cases, issue 23): Crusades (« Toutes les créatures blanches gagnent
+    +1/+1. »: no dependency), or a chain where each effect makes the next one
+    apply (« Les T0 sont aussi des T1. », « Les T1 sont aussi des T2. »…, the
+    later timestamps first: every one waits for the one before)."""
+    parts = []
+    for i in range(count):
+        if chained:
+            detail, timestamp = f'subtypes = ["T{i}"]', count - i
+            ability = (f'text = "Les T{i} sont aussi des T{i + 1}."\naffects_all = {{ subtypes = ["T{i}"] }}\n'
+                       f'add_subtypes = ["T{i + 1}"]')  # fmt: skip
+        else:
+            detail, timestamp = 'colors = ["blanc"]', i + 1
+            ability = ('text = "Toutes les créatures blanches gagnent +1/+1."\n'
+                       'affects_all = { card_types = ["créature"], colors = ["blanc"] }\nmodify_power_toughness = [1, 1]')  # fmt: skip
+        parts.append(f'[[permanent]]\nid = "c{i}"\nname = "C{i}"\ncontroller = "Alice"\ncard_types = ["créature"]\n'
+                     f"power = 1\ntoughness = 1\n{detail}\ntimestamp = {timestamp}\n\n"
+                     f'[[permanent.static]]\nid = "s{i}"\n{ability}\n')  # fmt: skip
+    return "\n".join(parts)
+
+
 def prepare(script: str, home: str, env: dict[str, str]) -> None:
-    """Build the cache (untimed) and copy the example scenarios into ``home``."""
+    """Build the cache (untimed), copy the example scenarios into ``home``
+    and write the scenarios of 80 static abilities (:func:`many_statics`)."""
     succeed(subprocess.run([script, "index"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    (Path(home) / "croisades-80.toml").write_text(many_statics(80, chained=False), encoding="utf-8")
+    (Path(home) / "chaine-80.toml").write_text(many_statics(80, chained=True), encoding="utf-8")
     for example in EXAMPLES:
         with open(Path(home) / f"{example}.toml", "wb") as scenario:
             command = [script, "check", "--example", example]

@@ -786,37 +786,45 @@ def chain(count: int) -> str:
         for i in range(count))
 
 
-def test_eighty_crusades_apply_in_well_under_a_second_without_testing_pairs(monkeypatch):
-    import time
-
+def test_eighty_crusades_apply_without_testing_pairs(monkeypatch):
+    """418.5c: a +1/+1 never changes who another Crusade applies to, so no pair is applied
+    (the time of 80 is measured by ``bench/run.py``: « check (80 croisades) »)."""
     from rules_kb.checker import layers
 
     calls = []
     signature = layers._signature
     monkeypatch.setattr(layers, "_signature", lambda *args: calls.append(1) or signature(*args))
-    start = time.perf_counter()
     result = layered(crusades(80))
-    assert time.perf_counter() - start < 3  # was over 5 minutes; about 0.15 s alone
     assert all(pt(result, f"c{i}") == (81, 81) for i in range(80))
     assert order(result, Layer.POWER_TOUGHNESS) == [f"croisade{i}" for i in range(80)]
-    assert not calls  # a +1/+1 never changes who another Crusade applies to: no pair applied
+    assert not calls
 
 
-def test_a_scenario_of_eighty_crusades_checks_quickly(kb):
-    import time
-
-    start = time.perf_counter()
+def test_a_scenario_of_eighty_crusades_checks(kb):
     report = check_scenario(kb, parse_scenario(crusades(80)))
-    assert time.perf_counter() - start < 3
-    assert report is not None
+    seen = report.resolution.final_layering.final
+    assert all((seen[f"c{i}"].power, seen[f"c{i}"].toughness) == (81, 81) for i in range(80))
 
 
-def test_a_dependency_chain_is_ordered_by_dependencies_in_polynomial_time():
-    import time
+def _pair_tests(monkeypatch, count: int) -> int:
+    """How many pairs of effects :func:`layers.dependencies` compares to order ``chain(count)``."""
+    from rules_kb.checker import layers
 
-    start = time.perf_counter()
+    calls = []
+    for name in ("_selection_changed", "_signature"):
+        monkeypatch.setattr(layers, name, lambda *args, real=getattr(layers, name): calls.append(1) or real(*args))
+    layered(chain(count))
+    monkeypatch.undo()
+    return len(calls)
+
+
+def test_a_dependency_chain_is_ordered_by_dependencies_in_polynomial_time(monkeypatch):
+    """418.5c–e: dependencies detected pairwise, then ordered: at most N³ pair tests (a
+    doubling of the chain multiplies them by 8), where trying orders grew factorially
+    (N=80 took over 5 minutes). Timed by ``bench/run.py``: « check (chaîne de 80) »."""
+    small, large = _pair_tests(monkeypatch, 15), _pair_tests(monkeypatch, 30)
+    assert large <= 8.5 * small and large <= 30**3
     result = layered(chain(30))
-    assert time.perf_counter() - start < 10
     steps = result.layers[Layer.TYPE - 1].steps
     assert [step.effect for step in steps] == [f"s{i}" for i in range(30)]  # not timestamp order (s29 first)
     assert steps[0].kind is StepKind.DEPENDED_ON and steps[1].kind is StepKind.DEPENDENCY

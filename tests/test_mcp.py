@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -40,14 +39,12 @@ async def _session() -> dict:
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     parameters = StdioServerParameters(command=str(SCRIPT), args=["mcp"], env=dict(os.environ))
-    started = time.perf_counter()
     with open(os.devnull, "w") as quiet:
         async with stdio_client(parameters, errlog=quiet) as (read, write), ClientSession(read, write) as session:
             info = await session.initialize()
-            ready = time.perf_counter() - started
             tools = (await session.list_tools()).tools
             results = {label: await session.call_tool(name, arguments) for label, (name, arguments) in CALLS.items()}
-    return {"info": info, "ready": ready, "tools": tools, "results": results}
+    return {"info": info, "tools": tools, "results": results}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +73,6 @@ def _error(result) -> str:
 def test_the_server_starts_and_lists_the_five_tools_in_french(session):
     assert session["info"].server_info.name == "rules-kb"
     assert "citations" in session["info"].instructions
-    assert session["ready"] < 10  # about a second: the SDK's import and an opened cache
     tools = {tool.name: tool for tool in session["tools"]}
     assert list(tools) == TOOL_NAMES
     assert all("« citations »" in tool.description for tool in tools.values())

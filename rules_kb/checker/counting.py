@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_kb.checker.characteristics import Characteristics, characteristics_of
+from rules_kb.checker.characteristics import Characteristics, characteristics_of, folded_set
 from rules_kb.checker.effects import OPPONENT, YOU, Count, Operation, Selector
 from rules_kb.checker.state import GameState
-from rules_kb.core.text import fold
 from rules_kb.core.vocabulary import Zone
 
 
@@ -35,15 +34,14 @@ def selected(selector: Selector, object_id: str, seen: Characteristics, referenc
         return False
     if selector.supertypes and not selector.supertypes & seen.supertypes:
         return False
-    if selector.subtypes and not any(seen.has_subtype(subtype) for subtype in selector.subtypes):
+    if selector.subtypes and folded_set(seen.subtypes).isdisjoint(folded_set(selector.subtypes)):
         return False
     if selector.not_card_types & seen.card_types or selector.not_supertypes & seen.supertypes:
         return False
-    if selector.not_colors & seen.colors or any(seen.has_subtype(subtype) for subtype in selector.not_subtypes):
+    if selector.not_colors & seen.colors or not folded_set(seen.subtypes).isdisjoint(folded_set(selector.not_subtypes)):
         return False
     if selector.shares_subtype:
-        own = {fold(subtype) for subtype in reference_seen.subtypes} if reference_seen else set()
-        if not own & {fold(subtype) for subtype in seen.subtypes}:
+        if reference_seen is None or folded_set(reference_seen.subtypes).isdisjoint(folded_set(seen.subtypes)):
             return False
     if selector.controller == YOU:
         return seen.controller == you
@@ -52,6 +50,25 @@ def selected(selector: Selector, object_id: str, seen: Characteristics, referenc
     if selector.controller:
         return seen.controller == selector.controller
     return True
+
+
+def may_select_differently(selector: Selector, before: Characteristics, after: Characteristics) -> bool:
+    """Whether :func:`selected` may answer differently for an object seen as
+    ``before`` then as ``after`` (same object, same reference): False when
+    neither what it reads changed, nor a subtype it names (an effect that
+    adds « Gobelin » does not change who « Les Zombies » select). A quick
+    filter for the dependency detection of 418.5c (2004)."""
+    if before is after:
+        return False
+    if (before.card_types != after.card_types or before.colors != after.colors  # what it reads besides subtypes
+            or before.supertypes != after.supertypes or before.controller != after.controller):
+        return True
+    if before.subtypes == after.subtypes:
+        return False
+    if selector.shares_subtype:
+        return True
+    changed = folded_set(before.subtypes) ^ folded_set(after.subtypes)
+    return not (changed.isdisjoint(folded_set(selector.subtypes)) and changed.isdisjoint(folded_set(selector.not_subtypes)))
 
 
 def controller_of(object_id: str, state: GameState, values: Mapping[str, Characteristics]) -> str:

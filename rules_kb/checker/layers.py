@@ -536,7 +536,7 @@ def _current(key: tuple, instance: _Instance, values: Mapping[str, Characteristi
         return None
     for effect in seen.statics:
         if effect.id == effect_id:
-            return replace(instance, effect=effect)
+            return instance if effect is instance.effect else replace(instance, effect=effect)
     return instance if instance.started else None
 
 
@@ -741,6 +741,7 @@ def dependencies(keys, instances: Mapping[tuple, _Instance], layer: Layer, state
     after: dict[tuple, Mapping[str, Characteristics]] = {}
     changed: dict[tuple, frozenset[str]] = {}
     touched: dict[tuple, tuple[str, ...]] = {}
+    selections: dict[tuple, bool] = {}
     graph: dict[tuple, set[tuple]] = {}
     for a in keys:
         graph[a] = set()
@@ -756,7 +757,7 @@ def dependencies(keys, instances: Mapping[tuple, _Instance], layer: Layer, state
                 changed[b] = _changed(values, after[b], touched[b])
             if not changed[b] or not _meets(reads, changed[b]):
                 continue
-            quick = _selection_changed(a, instances[a], currents[a], values, after[b], touched[b])
+            quick = _selection_changed(a, instances[a], currents[a], values, after[b], touched[b], selections)
             if quick is None:
                 if a not in before:
                     before[a] = _signature(a, instances[a], layer, state, values)
@@ -768,14 +769,17 @@ def dependencies(keys, instances: Mapping[tuple, _Instance], layer: Layer, state
 
 def _selection_changed(key: tuple, instance: _Instance, current: _Instance | None,
                        values: Mapping[str, Characteristics], after: Mapping[str, Characteristics],
-                       touched) -> bool | None:
+                       touched, selections: dict[tuple, bool]) -> bool | None:
     """Whether :func:`_signature` of an effect that reads nothing but its
     selector differs between ``values`` and ``after``, which differ only on
     ``touched``: its wording, or whether one of ``touched`` is selected.
     None when the quick answer does not hold (an effect that reads values,
     or whose own permanent was touched while its selector looks at it):
-    the whole signature must be compared."""
-    later = _current(key, instance, after)
+    the whole signature must be compared. ``selections`` remembers, by
+    ``(key, object id)``, whether the effect selects the object in
+    ``values`` (asked again for every other effect that touches it)."""
+    source = key[0]
+    later = current if values.get(source) is after.get(source) else _current(key, instance, after)
     if current is None or later is None:
         return (current is None) != (later is None)
     if later.effect != current.effect:
@@ -789,9 +793,15 @@ def _selection_changed(key: tuple, instance: _Instance, current: _Instance | Non
     selector = effect.affects.selector or Selector()
     if current.source in touched and (selector.controller or selector.shares_subtype):
         return None
-    return any(_selected(selector, object_id, values[object_id], current.source, values)
-               != _selected(selector, object_id, after[object_id], current.source, after)
-               for object_id in touched)
+    for object_id in touched:
+        if not counting.may_select_differently(selector, values[object_id], after[object_id]):
+            continue
+        before = selections.get((key, object_id))
+        if before is None:
+            before = selections[key, object_id] = _selected(selector, object_id, values[object_id], current.source, values)
+        if before != _selected(selector, object_id, after[object_id], current.source, after):
+            return True
+    return False
 
 
 def _closure(graph: dict[tuple, set[tuple]]) -> dict[tuple, set[tuple]]:

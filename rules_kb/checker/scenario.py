@@ -12,6 +12,7 @@ raises one :class:`ScenarioError` holding all the mistakes (``problems``).
 
 from __future__ import annotations
 
+import errno
 import re
 import tomllib
 from dataclasses import dataclass, replace
@@ -34,7 +35,8 @@ from rules_kb.checker.effects import (
 from rules_kb.checker.state import GameObject, GameState, Player, power_toughness_counter
 from rules_kb.core import toml_syntax
 from rules_kb.core.errors import Remedy, RulesKbError, describe_os_error
-from rules_kb.core.text import fold
+from rules_kb.core.files import STDIN
+from rules_kb.core.text import fold, shortened
 from rules_kb.core.vocabulary import NON_PERMANENT_TYPES, CardType, Zone
 
 #: The keys each table accepts, in the order the README documents them.
@@ -1227,8 +1229,6 @@ def parse_scenario(text: str, path: str = "") -> Scenario:
     return _Reader(text, path).read()
 
 
-STDIN = "-"
-
 
 def load_scenario(path: str) -> Scenario:
     """Read the scenario file at ``path`` (UTF-8 TOML; ``"-"``: standard input).
@@ -1245,16 +1245,16 @@ def load_scenario(path: str) -> Scenario:
         except OSError as error:
             raise ScenarioError(f"lecture impossible ({describe_os_error(error)}).", shown) from None
     else:
-        shown = path
+        shown = shortened(path, 300)
         file = Path(path)
-        if file.is_dir():
-            raise ScenarioError("c'est un dossier, pas un fichier de scénario (.toml).", shown)
         try:
             with file.open("rb") as stream:
                 data = stream.read(MAX_BYTES + 1)  # /dev/zero stops here
+        except IsADirectoryError:
+            raise ScenarioError("c'est un dossier, pas un fichier de scénario (.toml).", shown) from None
         except OSError as error:
             problem = ScenarioError(f"lecture impossible ({describe_os_error(error)}).", shown)
-            if not file.exists():
+            if error.errno == errno.ENOENT:
                 problem.remedy = Remedy.START_FROM_EXAMPLE
             raise problem from None
     if len(data) > MAX_BYTES:
