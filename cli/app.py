@@ -170,6 +170,13 @@ def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
     from rules_kb.build.embedding import prefetch
 
+    if options.question_file is not None:
+        from rules_kb.ask.question import read_question
+
+        try:
+            options.question = read_question(options.question_file)
+        except RulesKbError as error:
+            raise _fail(error, options.json) from None
     prefetch(options.question)  # the model embeds the question while the corpus opens
     from cli import render
     from rules_kb import serialize
@@ -418,6 +425,14 @@ def run(args: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("Interrompu.\n")
         return 130
+    except OSError as error:  # the last resort: the library turns the file errors it foresees into French messages
+        if isinstance(error, BrokenPipeError):
+            raise
+        from rules_kb.core.errors import describe_os_error
+
+        sys.stderr.write(f"Erreur du système : {describe_os_error(error)}"
+                         f"{f' (« {error.filename} »)' if isinstance(error.filename, str) and len(error.filename) < 300 else ''}.\n")  # fmt: skip
+        return 1
 
 
 def main(args: list[str] | None = None) -> int:

@@ -44,7 +44,9 @@ WORDS = {"search": "query", "define": "term", "ask": "question", "graph": "targe
 MAX_TEXT = 2000
 #: The options naming files or folders: they may hold any bytes the system
 #: allows in a name, and any length.
-_PATHS = frozenset({"corpus", "output", "scenario"})
+#: The path that stands for standard input (:data:`rules_kb.core.files.STDIN`, not imported: parsing stays light).
+STDIN = "-"
+_PATHS = frozenset({"corpus", "output", "scenario", "question_file"})
 #: For the commands of :data:`WORDS`, what argparse must take for a word
 #: rather than an option: a dash before a digit (``-1/-1``, ``-2/-0``).
 _WORD_NOT_OPTION = re.compile(r"^-\d")
@@ -56,11 +58,13 @@ _UNDECODED = re.compile("[\udc80-\udcff]")
 class UsageError(Exception):
     """A malformed command line; ``parser`` is the (sub)command's parser;
     ``french``: the message is already the French sentence (else argparse's,
-    translated by :func:`french_message`)."""
+    translated by :func:`french_message`); ``code``: the exit code (2; 1
+    for a text too long, refused for what it says as the library would)."""
 
-    def __init__(self, message: str, parser: argparse.ArgumentParser, french: bool = False) -> None:
+    def __init__(self, message: str, parser: argparse.ArgumentParser, french: bool = False, code: int = 2) -> None:
         self.parser = parser
         self.french = french
+        self.code = code
         super().__init__(message)
 
 
@@ -198,7 +202,10 @@ def _define(define: _Parser) -> None:
 
 
 def _ask(ask: _Parser) -> None:
-    ask.add_argument("question", metavar="QUESTION", nargs="+", help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».")
+    ask.add_argument("question", metavar="QUESTION", nargs="*",
+                     help="La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? » (« - » : lue sur l'entrée standard).")  # fmt: skip
+    ask.add_argument("--file", dest="question_file", metavar="FICHIER",
+                     help="Lit la question dans ce fichier texte UTF-8 (« - » : l'entrée standard), 2 000 caractères au plus.")  # fmt: skip
     _limit(ask, "règles", 5)
     ask.add_argument("--explain", action="store_true",
                      help="Montre les concepts reconnus, la requête lancée sur l'index et le détail des scores.")  # fmt: skip
@@ -530,6 +537,14 @@ def _join_words(options: argparse.Namespace, extras: list[str], command: argpars
         extras = [extra for extra in extras if _is_option(extra)]
     if extras:
         command.error(f"unrecognized arguments: {' '.join(extras)}")
+    if dest == "question":
+        given = options.question not in ("", STDIN)
+        if options.question_file is None and not given:
+            if options.question != STDIN:
+                command.error("the following arguments are required: QUESTION")
+            options.question_file = STDIN
+        elif options.question_file is not None and given:
+            raise UsageError("Donnez la question en mots ou avec --file, pas les deux.", command, french=True)
 
 
 def _is_option(word: str) -> bool:
@@ -575,6 +590,8 @@ def _check_texts(options: argparse.Namespace, command: argparse.ArgumentParser) 
     :data:`MAX_TEXT` or holding bytes that are not UTF-8 (names of files and
     folders excepted: any name the system allows is taken)."""
     for action in command._actions:
+        if action.dest in _PATHS:
+            _check_path(getattr(options, action.dest, None), action, command)
         if action.dest in _PATHS or action.dest in ("help", "command"):
             continue
         value = getattr(options, action.dest, None)
@@ -588,14 +605,35 @@ def _check_texts(options: argparse.Namespace, command: argparse.ArgumentParser) 
                     f"{_number(MAX_TEXT)} au plus ; raccourcissez-{pronoun}.",
                     command,
                     french=True,
+                    code=1,
                 )  # fmt: skip
             if problem := undecoded(text):
                 raise UsageError(f"{name} {problem}", command, french=True)
 
 
+#: The longest name of one file or folder, and of a whole path, in bytes (Linux's NAME_MAX and PATH_MAX).
+NAME_MAX, PATH_MAX = 255, 4095
+
+
+def _check_path(path, action: argparse.Action, command: argparse.ArgumentParser) -> None:
+    """Raise :class:`UsageError` (exit code 1) for a path no system takes:
+    a name over :data:`NAME_MAX` bytes or a path over :data:`PATH_MAX`."""
+    if not isinstance(path, str):
+        return
+    name, pronoun = _named(action)
+    size = len(path.encode("utf-8", "surrogateescape"))
+    longest = max((len(part.encode("utf-8", "surrogateescape")) for part in path.split("/")), default=0)
+    if size > PATH_MAX or longest > NAME_MAX:
+        limit = f"un nom de fichier ou de dossier compte au plus {NAME_MAX} octets" if longest > NAME_MAX else (
+            f"un chemin compte au plus {_number(PATH_MAX)} octets")  # fmt: skip
+        raise UsageError(f"{name} n'est pas un chemin possible : {limit} ; raccourcissez-{pronoun}.", command,
+                         french=True, code=1)  # fmt: skip
+
+
 def parse(args: list[str]) -> argparse.Namespace | int:
     """The options of ``rules-kb args``; or, having printed the help (exit
-    code 0) or a French usage error with the command's usage (exit code 2),
+    code 0) or a French usage error with the command's usage (exit code 2;
+    1 for a text longer than :data:`MAX_TEXT`),
     the exit code.
 
     The words of a command of :data:`WORDS` are joined into one text; a text
@@ -616,7 +654,7 @@ def parse(args: list[str]) -> argparse.Namespace | int:
             f"{error.parser.format_usage()}Erreur : {sentence}\n"
             f"Essayez « {error.parser.prog} --help » pour l'aide.\n"
         )
-        return 2
+        return error.code
     except SystemExit as done:  # --help
         return int(done.code or 0)
     if getattr(options, "command", None) in (None, "corpus"):

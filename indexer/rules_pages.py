@@ -24,6 +24,7 @@ from indexer.rules_inline import ParsedRules
 from indexer.textutil import LineIndex, rejoin
 from rules_kb.core.model import Diagnostic, Rule, Severity
 from rules_kb.core.numbers import Level, RuleNumber, RuleNumberError
+from rules_kb.core.text import shortened
 
 _SECTION_RE = re.compile(r"^[ \t]*(?P<number>\d{3})\.[ \t]+(?P<title>\S[^\n]*?)[ \t]*$", re.MULTILINE)
 _RULE_LINE_RE = re.compile(r"^[ \t]*(?P<number>\d{3}\.\d+[a-z]?)\.?[ \t]*$", re.MULTILINE)
@@ -132,7 +133,7 @@ def _parsed(text: str) -> RuleNumber | None:
 
 def _bad_number(error: RuleNumberError, document: str, line: int, consequence: str) -> Diagnostic:
     """The diagnostic of a line whose number is no rule number (``611.3l``, a letter never used)."""
-    shown = error.text if len(error.text) <= 40 else error.text[:20] + "…"
+    shown = shortened(error.text, 40)
     return Diagnostic(
         document=document,
         line=line,

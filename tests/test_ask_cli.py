@@ -1,5 +1,7 @@
 """``rules-kb ask`` on the command line: sections, options, JSON, errors."""
 
+import pytest
+
 from rules_kb.checker.scenario import parse_scenario
 
 
@@ -93,3 +95,83 @@ def test_unknown_edition_is_a_french_error(run_cli):
     result = run_cli("ask", "trample", "--edition", "1999")
     assert result.exit_code == 1
     assert "1999" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- the question from a file or standard input (issue 23) -------------------------------------
+
+
+def _stdin(monkeypatch, data: bytes) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_ask_reads_its_question_from_a_file_or_standard_input(run_cli, tmp_path, monkeypatch):
+    question = tmp_path / "question.txt"
+    question.write_text("\ufeffma 2/2 a pris 2 dégâts\nelle meurt ?\n", encoding="utf-8")
+    from_file = run_cli("ask", "--file", str(question), "--json")
+    assert from_file.exit_code == 0 and from_file.json()["rules"][0]["number"] == "420.5c"
+    assert from_file.json()["question"] == "ma 2/2 a pris 2 dégâts\nelle meurt ?"
+    _stdin(monkeypatch, "ma 2/2 a pris 2 dégâts elle meurt ?".encode())
+    from_stdin = run_cli("ask", "-", "--json")
+    assert from_stdin.exit_code == 0 and from_stdin.json()["rules"][0]["number"] == "420.5c"
+
+
+def test_a_one_megabyte_question_is_refused_in_french_after_reading_8_kb(run_cli, tmp_path, monkeypatch):
+    """Issue 23's acceptance: a 1 MB ``ask`` from a file or standard input ends with a French message, exit 1."""
+    import io
+    import sys
+
+    big = tmp_path / "grosse.txt"
+    big.write_bytes(b"ma 2/2 meurt ? " * 70_000)
+    for arguments in (("--file", str(big)), ("--file", "/dev/zero")):
+        result = run_cli("ask", *arguments)
+        assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
+        assert "dépasse 2\u202f000 caractères" in result.stderr and len(result.stderr) < 400
+    given = []
+
+    class Endless(io.RawIOBase):  # standard input that never ends: only read(n) may stop it
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            buffer[:] = b"a" * len(buffer)
+            given.append(len(buffer))
+            return len(buffer)
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
+    result = run_cli("ask", "-")
+    assert result.exit_code == 1 and "l'entrée standard dépasse 2\u202f000 caractères" in result.stderr
+    assert sum(given) <= 8001 + io.DEFAULT_BUFFER_SIZE
+
+
+def test_a_question_file_that_cannot_be_read_is_a_french_error(run_cli, tmp_path):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("ma créature meurt ?".encode("cp1252"))
+    cases = {str(tmp_path / "absent.txt"): "introuvable", str(tmp_path): "est un dossier", str(latin): "pas en UTF-8"}
+    for path, words in cases.items():
+        result = run_cli("ask", "--file", path, "--json")
+        assert result.exit_code == 1 and words in result.json()["error"]["message"], path
+    both = run_cli("ask", "ma 2/2", "--file", str(latin))
+    assert both.exit_code == 2 and "pas les deux" in both.stderr
+    nothing = run_cli("ask")
+    assert nothing.exit_code == 2 and "QUESTION" in nothing.stderr
+
+
+def test_a_question_read_whole_up_to_the_limit(tmp_path):
+    """Multibyte characters up to the limit are read, and a character cut by the read is not an error."""
+    from rules_kb.ask.question import MAX_QUESTION, read_question
+    from rules_kb.core.errors import QueryError
+
+    exact = tmp_path / "exact.txt"
+    exact.write_text("é" * MAX_QUESTION, encoding="utf-8")
+    assert read_question(str(exact)) == "é" * MAX_QUESTION
+    over = tmp_path / "over.txt"
+    over.write_text("é" * (MAX_QUESTION + 1), encoding="utf-8")
+    with pytest.raises(QueryError, match="2\u202f001 caractères ; 2\u202f000 au plus"):
+        read_question(str(over))
+    wide = tmp_path / "wide.txt"
+    wide.write_text("😀" * 3000, encoding="utf-8")  # 12 000 bytes: the read stops inside a character
+    with pytest.raises(QueryError, match="dépasse"):
+        read_question(str(wide))

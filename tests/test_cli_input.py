@@ -85,9 +85,18 @@ def test_a_file_name_may_hold_any_bytes(run_cli, tmp_path):
 def test_a_huge_argument_is_refused_with_its_limit(run_cli, command):
     """The issue: ``define`` echoed a 100 KB argument twice (206 KB on standard error)."""
     result = run_cli(command, "a" * 102_400)
-    assert result.exit_code == 2 and result.stdout == ""
+    assert result.exit_code == 1 and result.stdout == ""  # refused for what it says, as the library does
     assert "trop long : 102\u202f400 caractères, 2\u202f000 au plus" in result.stderr
     assert len(result.stderr) < 1000
+
+
+def test_show_with_a_5000_digit_number_ends_in_french_with_exit_1(run_cli):
+    """Issue 23's acceptance: ``rules-kb show $(python -c 'print("1"*5000)')``."""
+    result = run_cli("show", "1" * 5000)
+    assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
+    assert "trop long : 5\u202f000 caractères" in result.stderr and len(result.stderr) < 300
+    shorter = run_cli("show", "1" * 1500)  # within the limit: refused by the library, not echoed whole
+    assert shorter.exit_code == 1 and "n'est pas un numéro de règle" in shorter.stderr and len(shorter.stderr) < 300
 
 
 def test_a_text_at_the_limit_is_taken():
@@ -96,7 +105,7 @@ def test_a_text_at_the_limit_is_taken():
 
 
 def test_words_beyond_the_limit_once_joined_are_refused(capsys):
-    assert usage.parse(["define", *["mot"] * 600]) == 2  # 2 399 characters joined
+    assert usage.parse(["define", *["mot"] * 600]) == 1  # 2 399 characters joined
     assert "L'argument TERME est trop long" in capsys.readouterr().err
 
 
@@ -110,8 +119,8 @@ def test_any_command_line_parses_or_gives_a_french_usage_error(capsys, command, 
     result = usage.parse([command, *words])
     captured = capsys.readouterr()
     if isinstance(result, int):
-        assert result in (0, 2)
-        if result == 2:
+        assert result in (0, 1, 2)
+        if result:
             assert "Erreur : " in captured.err and "Traceback" not in captured.err
     else:
         assert isinstance(result, argparse.Namespace)
@@ -179,3 +188,40 @@ def test_show_helps_with_the_number(run_cli):
     assert "il vient après la dernière règle de l'édition 2004, 507.4. Dernières règles : 507.3b, 507.3c, 507.3d, 507.4." in beyond
     version = run_cli("show", "502.16")
     assert "similarité 100" not in version.stdout
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [("check", "{long}.toml"), ("check", "{long}/x.toml"), ("export", "420.5c", "-o", "{long}.md"),
+     ("export", "--all", "-o", "{long}"), ("ask", "x", "--corpus", "{long}"), ("ask", "--file", "{long}"),
+     ("show", "420.5c", "--corpus", "/tmp/" + "d/" * 2100)],
+)  # fmt: skip
+def test_a_path_no_system_takes_is_refused_in_french(run_cli, arguments):
+    """Issue 23's fuzzing: a 3 000-character file name crashed check, export and --corpus (OSError, name too long)."""
+    result = run_cli(*(argument.format(long="a" * 3000) for argument in arguments))
+    assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
+    assert "n'est pas un chemin possible" in result.stderr and len(result.stderr) < 500
+
+
+def test_an_unforeseen_system_error_is_a_french_line(run_cli, monkeypatch):
+    """The last resort: a file error the library did not foresee is one French line, exit 1, no traceback."""
+    import errno
+
+    from cli import app
+
+    def failing(options):
+        raise OSError(errno.ENAMETOOLONG, "File name too long", "/tmp/x")
+
+    monkeypatch.setitem(app.COMMANDS, "show", failing)
+    result = run_cli("show", "420.5c")
+    assert result.exit_code == 1 and result.stderr == "Erreur du système : nom de fichier trop long (« /tmp/x »).\n"
+
+
+def test_a_corpus_folder_named_too_long_is_a_corpus_error(monkeypatch):
+    from rules_kb.core.corpus import locate_corpus
+    from rules_kb.core.errors import CorpusError
+
+    monkeypatch.setenv("RULES_KB_CORPUS", "/tmp/" + "a" * 3000)
+    with pytest.raises(CorpusError, match="est illisible : nom de fichier trop long") as caught:
+        locate_corpus(None)
+    assert len(str(caught.value)) < 300

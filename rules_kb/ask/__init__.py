@@ -37,6 +37,7 @@ from collections.abc import Callable
 from rules_kb.ask import fusion
 from rules_kb.ask.answer import Answer, RuleAnswer, Verification
 from rules_kb.ask.mechanisms import weigh_mechanisms
+from rules_kb.ask.question import MAX_QUESTION, check_length
 from rules_kb.ask.rank import expand_graph, rank, weigh_concepts
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.related import find_glossary, find_rulings
@@ -65,12 +66,6 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
 )
 
 
-#: The longest question read, in characters (as the command line allows
-#: for one argument): a situation is told in a few sentences, and a longer
-#: text would take seconds to read.
-MAX_QUESTION = 2_000
-
-
 def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = None, dense: bool = True) -> Answer:
     """The rules that apply to ``question``, ranked, with the glossary terms,
     FAQ rulings and checker outcome that bear on it (see the module
@@ -81,11 +76,7 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     :data:`MAX_QUESTION` characters (before any reading), and
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
-    if len(question) > MAX_QUESTION:
-        size, most = (f"{number:,}".replace(",", "\u202f") for number in (len(question), MAX_QUESTION))
-        raise QueryError(
-            f"La question fait {size} caractères ; {most} au plus. Décrivez la situation en quelques phrases."
-        )
+    check_length(question)
     edition = kb.check_edition(edition)
     if not question.strip():
         raise QueryError(
@@ -135,4 +126,4 @@ def candidate_signals(
     return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
 
 
-__all__ = ["STEPS", "Answer", "RuleAnswer", "Verification", "ask", "candidate_signals", "prefetch"]
+__all__ = ["MAX_QUESTION", "STEPS", "Answer", "RuleAnswer", "Verification", "ask", "candidate_signals", "prefetch"]

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from rules_kb.core.corpus import PACKAGE
 from rules_kb.core.errors import RulesKbError
+from rules_kb.core.text import shortened
 
 #: The bundled lexicon, in the package's data folder.
 LEXICON_FILE = "lexicon.tsv"
@@ -62,7 +63,7 @@ def parse_lexicon(text: str, path: str = LEXICON_FILE) -> tuple[LexiconEntry, ..
         columns = [column.strip() for column in raw.split("\t")]
         if len(columns) != 3 or not all(columns):
             raise LexiconError(
-                f"trois colonnes non vides séparées par une tabulation attendues (forme, cible, source), lu : {raw!r}",
+                f"trois colonnes non vides séparées par une tabulation attendues (forme, cible, source), lu : {shortened(raw)!r}",
                 path,
                 number,
             )

@@ -8,6 +8,7 @@ the package. Reading the documents themselves is the parsers' work
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from rules_kb.core.errors import CorpusError, describe_os_error
 from rules_kb.core.model import Document, DocumentKind
+from rules_kb.core.text import shortened
 
 MANIFEST = "manifest.toml"
 CORPUS_ENV = "RULES_KB_CORPUS"
@@ -63,6 +65,15 @@ def locate_corpus(folder: str | os.PathLike[str] | None = None, given_as: str = 
     chosen = folder or os.environ.get(CORPUS_ENV) or None
     path = Path(chosen).expanduser() if chosen else bundled_corpus()
     origin = given_as if folder else (CORPUS_ENV if chosen else "corpus intégré")
+    try:
+        path.stat()
+    except OSError as error:
+        if error.errno != errno.ENOENT:  # a name too long, a folder one cannot enter
+            raise CorpusError(
+                f"Le dossier de corpus « {shortened(str(path))} » ({origin}) est illisible : {describe_os_error(error)}. "
+                "Indiquez un dossier qui contient un manifest.toml et ses documents.",
+                str(path),
+            ) from None
     if path.is_file():
         hint = (
             f"le {MANIFEST} lui-même : indiquez son dossier, « {path.parent} »."
@@ -184,9 +195,16 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
                 f"{where} : « cites_edition » doit être un texte, pas {cites_edition!r}.", str(path)
             )
         file = folder / entry["file"]
-        if not file.is_file():
+        try:
+            found = file.is_file()
+        except OSError as error:  # a name too long, a loop of links
             raise CorpusError(
-                f"{where} : le fichier « {entry['file']} » est introuvable dans {folder}.", str(file)
+                f"{where} : le fichier « {shortened(entry['file'])} » est illisible ({describe_os_error(error)}).",
+                str(folder),
+            ) from None
+        if not found:
+            raise CorpusError(
+                f"{where} : le fichier « {shortened(entry['file'])} » est introuvable dans {folder}.", str(file)
             )
         documents.append(
             Document(

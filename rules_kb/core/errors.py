@@ -18,6 +18,8 @@ _OS_ERRORS = {
     errno.EEXIST: "un fichier de ce nom existe déjà",
     errno.ENOSPC: "plus de place sur le disque",
     errno.EROFS: "système de fichiers en lecture seule",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+    errno.ELOOP: "trop de liens symboliques en chaîne",
 }
 
 

@@ -20,6 +20,9 @@ from pathlib import Path
 
 from rules_kb.core.errors import OutputError, Remedy, RulesKbError, describe_os_error
 
+#: The path that stands for standard input (a scenario, a question).
+STDIN = "-"
+
 #: The file that marks a folder as a rulebook written by rules-kb.
 BOOK_MARKER = ".rules-kb-livre"
 

@@ -28,6 +28,9 @@ def read_json_lines(path: str | Path, error: type[JsonLinesError] = JsonLinesErr
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
+            value = json.loads(line)
         except json.JSONDecodeError as failure:
             raise error(f"JSON invalide ({failure.msg})", str(path), number) from None
+        except (ValueError, RecursionError):  # a number of over 4 300 digits, lists nested thousands deep
+            raise error("JSON illisible (nombre démesuré ou imbrication trop profonde)", str(path), number) from None
+        yield number, value

@@ -18,6 +18,7 @@ import re
 from typing import NamedTuple
 
 from rules_kb.core.errors import RulesKbError
+from rules_kb.core.text import shortened
 
 #: Subrule letters in order; *l* and *o* are never used.
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -66,11 +67,12 @@ class RuleNumberError(RulesKbError, ValueError):
     def __init__(self, text: str, suggestion: str = "") -> None:
         self.text = text
         self.suggestion = suggestion
+        shown = shortened(text, 40)
         if suggestion:
-            super().__init__(f"« {text} » n'est pas un numéro de règle : vouliez-vous dire {suggestion} ?")
+            super().__init__(f"« {shown} » n'est pas un numéro de règle : vouliez-vous dire {suggestion} ?")
             return
         super().__init__(
-            f"« {text} » n'est pas un numéro de règle. "
+            f"« {shown} » n'est pas un numéro de règle. "
             "Formes acceptées : 4 (chapitre), 420 (section), 420.5 (règle), 420.5c (sous-règle)."
         )
 

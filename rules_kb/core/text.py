@@ -81,6 +81,14 @@ def rejoin(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
+def shortened(text: str, limit: int = 60) -> str:
+    """``text`` as a message quotes it: whole up to ``limit`` characters,
+    else its start, "…" and its length (``"1111…  (5 000 caractères)"``)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit // 2]}… ({len(text):,} caractères)".replace(",", "\u202f")
+
+
 def first_sentence(text: str, limit: int = 140) -> str:
     """The first sentence of ``text`` (up to ``". "``), cut at ``limit`` characters with "…"."""
     text = " ".join(text.split())

@@ -12,16 +12,19 @@ import re
 import tomllib
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rules_kb.ask import ask
 from rules_kb.ask.facts import commented, extract_facts, scenario_toml
+from rules_kb.checker.report import examples
 from rules_kb.checker.scenario import parse_scenario
 from rules_kb.core.errors import QueryError, RulesKbError
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
 from rules_kb.lookup.rules import show
 from rules_kb.search import search
+from tests.fuzz import campaign
+from tests.fuzz.test_documents import damaged
 
 #: Pieces a hostile or careless user types, mixed with ordinary words.
 _PIECES = [
@@ -34,7 +37,7 @@ _QUERIES = st.one_of(
     st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6).map(" ".join),
     st.text(min_size=1, max_size=40),
 )
-_FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+_FUZZ = campaign(60)
 
 
 @pytest.mark.parametrize("query", ["line:5", "depth:2", "about:x", "blessures ANDNOT ANDMAYBE fatales", "NOT AND blessures )",
@@ -79,7 +82,7 @@ def test_any_show_answers_or_refuses_clearly(kb, text):
         assert str(error)
 
 
-@settings(max_examples=150, deadline=None)
+@campaign(150)
 @given(parts=st.lists(st.sampled_from(_PIECES + ["a", "avec", "reçoit", "marqueur", "endurance de", "à"]), max_size=8))
 def test_facts_build_only_what_the_loader_accepts(parts):
     """Control characters, DEL, huge or negative numbers: the scenario and its commented form load."""
@@ -102,7 +105,7 @@ def test_ask_keeps_its_rules_whatever_the_question(kb, question):
 _HOSTILE = st.lists(st.sampled_from(["a", " ", "\x00", "\x01", "\x1b[31m", "\x7f", "\x85", "\ud800", "\ufffe", "[/b]", "é"]), max_size=8).map("".join)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@campaign(30)
 @given(note=_HOSTILE, search_text=_HOSTILE, term=_HOSTILE)
 def test_any_note_search_or_term_exports_to_html(kb, note, search_text, term):
     """Control characters in --note, --search or --term crashed lxml; now they are replaced."""
@@ -120,7 +123,7 @@ def test_any_note_search_or_term_exports_to_html(kb, note, search_text, term):
         assert lxml_html.fromstring(exported.data).xpath("//article")
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # each run sets what it reads
+@campaign(100)  # each run sets what it reads (monkeypatch)
 @given(text=_HOSTILE)
 def test_no_escape_sequence_reaches_the_terminal(text, monkeypatch):
     """Corpus or user text printed by the CLI: its control characters are made visible, in a terminal or not."""
@@ -144,7 +147,7 @@ _PAGE_LINES = ["611. Sorts, capacités et effets : Effets continus", "611.1", "6
                "611." + "1" * 5000, "Un effet continu. 611.4 Si un effet", "Exemple : x", "", "texte \x01 \x7f"]  # fmt: skip
 
 
-@settings(max_examples=80, deadline=None)
+@campaign(80)
 @given(lines=st.lists(st.sampled_from(_PAGE_LINES), max_size=12))
 def test_a_rules_page_parses_whatever_its_numbers(lines):
     """Issue 23: a 2011 page with "611.3l" made every command fail; bad numbers are diagnostics naming the line."""
@@ -191,7 +194,7 @@ def test_any_export_selection_is_made_or_refused_clearly(kb, item, term):
         assert str(error)
 
 
-@settings(max_examples=150, deadline=None)
+@campaign(150)
 @given(text=st.one_of(st.text(max_size=60), st.lists(st.sampled_from(
     ["[[player]]", 'name = "A"', "life = " + "9" * 5000, "poison = -1", "[[permanent]]", 'id = "x"', "power = 2",
      "toughness = \x7f", 'name = "\x1b[31m"', "=", "[", '"', "\n"]), max_size=10).map("\n".join)))  # fmt: skip
@@ -202,3 +205,18 @@ def test_any_scenario_text_loads_or_is_refused_clearly(text):
         parse_scenario(text, "essai")
     except ScenarioError as error:
         assert str(error).startswith("Scénario")
+
+
+@campaign(80)
+@given(text=damaged([line for found in examples() for line in found.text.splitlines()]))
+def test_a_damaged_example_scenario_checks_or_is_refused_clearly(kb, text):
+    """The bundled examples cut, repeated, swapped and salted: a report, or the scenario's French errors."""
+    from rules_kb.checker.report import check_scenario
+    from rules_kb.checker.scenario import ScenarioError
+
+    try:
+        scenario = parse_scenario(text, "essai")
+    except ScenarioError as error:
+        assert str(error).startswith("Scénario") and len(str(error)) < 5000
+    else:
+        assert check_scenario(kb, scenario) is not None
