@@ -64,9 +64,10 @@ class Replay:
     process, stand-ins for :func:`indexer.parse_corpus`, the build steps of
     :mod:`rules_kb.build.cache` and :func:`rules_kb.build.index.write_whoosh`
     that do the real work the first time and keep its result (in memory or
-    under ``folder``), then give that result again."""
+    under ``folder``), then give that result again; ``patch(module, name,
+    value)`` installs them (a test passes ``monkeypatch.setattr``)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, patch=setattr) -> None:
         import indexer
         from rules_kb.build import cache, index
 
@@ -97,9 +98,9 @@ class Replay:
             real_whoosh(documents, index_dir)
             shutil.copytree(index_dir, kept)
 
-        indexer.parse_corpus = parse_corpus
-        cache.STEPS = (build_steps,)
-        index.write_whoosh = write_whoosh
+        patch(indexer, "parse_corpus", parse_corpus)
+        patch(cache, "STEPS", (build_steps,))
+        patch(index, "write_whoosh", write_whoosh)
 
 
 def cache_files(home: Path) -> dict[str, Path]:

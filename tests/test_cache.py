@@ -28,6 +28,17 @@ class _Payload:
         return (open, (self.target, "w"))
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A cache folder built once for this module's tests (each test damages a copy)."""
+    folder = tmp_path_factory.mktemp("built") / "home"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RULES_KB_HOME", str(folder))
+        patch.setattr(loader, "code_files", list)
+        loader.open().store.close()
+    return folder
+
+
 @pytest.fixture
 def home(monkeypatch, tmp_path):
     folder = tmp_path / "home"
@@ -36,14 +47,18 @@ def home(monkeypatch, tmp_path):
     return folder
 
 
-def _first(home):
+def _first(home, built):
+    """The knowledge base of ``home``, its cache a copy of ``built`` (as a first run builds it)."""
+    import shutil
+
+    shutil.copytree(built, home, symlinks=True)
     kb = loader.open()
     kb.store.close()
     return kb
 
 
-def test_flipped_byte_is_rebuilt_with_one_line(home, capsys):
-    kb = _first(home)
+def test_flipped_byte_is_rebuilt_with_one_line(home, capsys, built):
+    kb = _first(home, built)
     database = kb.cache_dir / store.DATABASE
     data = bytearray(database.read_bytes())
     data[len(data) // 2] ^= 0x01
@@ -56,8 +71,8 @@ def test_flipped_byte_is_rebuilt_with_one_line(home, capsys):
     store.verify(database)  # rebuilt and sealed
 
 
-def test_missing_seal_is_rebuilt(home):
-    kb = _first(home)
+def test_missing_seal_is_rebuilt(home, built):
+    kb = _first(home, built)
     (kb.cache_dir / store.SEAL).unlink()
     with pytest.raises(sqlite3.DatabaseError):
         store.verify(kb.cache_dir / store.DATABASE)
@@ -66,17 +81,17 @@ def test_missing_seal_is_rebuilt(home):
     assert (again.cache_dir / store.SEAL).is_file()
 
 
-def test_same_size_same_content_new_mtime_is_kept(home):
-    kb = _first(home)
+def test_same_size_same_content_new_mtime_is_kept(home, built):
+    kb = _first(home, built)
     database = kb.cache_dir / store.DATABASE
     os.utime(database, ns=(1, 1))
     store.verify(database)  # hashed, and the same
 
 
-def test_planted_pickle_in_the_search_index_is_never_loaded(home, tmp_path, capsys):
+def test_planted_pickle_in_the_search_index_is_never_loaded(home, tmp_path, capsys, built):
     from rules_kb.search import search
 
-    kb = loader.open()
+    kb = _first(home, built)
     search(kb, '"blessures fatales"')  # writes the Whoosh index
     index = kb.cache_dir / "index"
     target = tmp_path / PLANTED.format("whoosh")
@@ -90,8 +105,8 @@ def test_planted_pickle_in_the_search_index_is_never_loaded(home, tmp_path, caps
     store.verify_folder(index)
 
 
-def test_planted_database_is_never_trusted(home, tmp_path):
-    kb = _first(home)
+def test_planted_database_is_never_trusted(home, tmp_path, built):
+    kb = _first(home, built)
     database = kb.cache_dir / store.DATABASE
     target = tmp_path / PLANTED.format("sqlite")
     connection = sqlite3.connect(database)
@@ -104,8 +119,8 @@ def test_planted_database_is_never_trusted(home, tmp_path):
     store.verify(database)
 
 
-def test_planted_stamp_cannot_name_another_folder(home, tmp_path):
-    kb = _first(home)
+def test_planted_stamp_cannot_name_another_folder(home, tmp_path, built):
+    kb = _first(home, built)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     for stamp in (home / "stamps").iterdir():
@@ -117,8 +132,8 @@ def test_planted_stamp_cannot_name_another_folder(home, tmp_path):
     assert not any(elsewhere.iterdir())
 
 
-def test_folders_are_owner_only(home):
-    kb = _first(home)
+def test_folders_are_owner_only(home, built):
+    kb = _first(home, built)
     for folder in (home, home / "stamps", kb.cache_dir):
         assert folder.stat().st_mode & 0o077 == 0, folder
 
@@ -134,8 +149,8 @@ def test_cache_folder_writable_by_all_is_refused(home, capsys):
     assert show(kb, "420.5c").rule.number == "420.5c"
 
 
-def test_old_cache_folders_are_removed(home):
-    kb = _first(home)
+def test_old_cache_folders_are_removed(home, built):
+    kb = _first(home, built)
     stale = home / ("0" * 64)
     stale.mkdir()
     interrupted = home / ".build-x"
@@ -148,8 +163,8 @@ def test_old_cache_folders_are_removed(home):
     assert kb.cache_dir.is_dir() and fresh.is_dir()
 
 
-def test_a_rebuild_removes_the_previous_fingerprint(home):
-    kb = _first(home)
+def test_a_rebuild_removes_the_previous_fingerprint(home, built):
+    kb = _first(home, built)
     old = home / ("f" * 64)
     (kb.cache_dir).rename(old)
     again = loader.open(rebuild=True)
@@ -175,11 +190,11 @@ def test_any_damage_to_the_database_is_caught_or_harmless(tmp_path_factory, data
             store.verify(database)
 
 
-def test_damaged_cache_that_cannot_be_rewritten_answers_from_a_private_one(home, monkeypatch, capsys):
+def test_damaged_cache_that_cannot_be_rewritten_answers_from_a_private_one(home, monkeypatch, capsys, built):
     import rules_kb.build.cache as cache
     from rules_kb.core.errors import IndexBuildError
 
-    kb = _first(home)
+    kb = _first(home, built)
     (kb.cache_dir / store.DATABASE).write_bytes(b"damaged")
     real = cache.build_cache
 
@@ -209,7 +224,8 @@ def _bench(name):
 
 
 def test_faults_short_run(tmp_path, monkeypatch):
-    """A short bench/faults.py: each damage either answers as before or rebuilds; none lies, none escapes."""
+    """A short bench/faults.py, every fault on every cache file (builds replayed):
+    each damage either answers as before or rebuilds; none lies, none escapes."""
     import random
     import shutil
 
@@ -222,15 +238,16 @@ def test_faults_short_run(tmp_path, monkeypatch):
     monkeypatch.setenv("RULES_KB_CORPUS", str(corpus))
     pristine = tmp_path / "pristine"
     monkeypatch.setenv("RULES_KB_HOME", str(pristine))
+    faults.Replay(tmp_path / "replay", monkeypatch.setattr)
     expected = faults.answer()
     chance = random.Random(7)
-    outcomes = {
+    outcomes = {  # each trial sets RULES_KB_HOME: monkeypatch puts back the value before this test
         (name, fault): faults.trial(pristine, corpus, name, fault, expected, chance)
-        for name, fault in [("database", "flip"), ("database", "directory"), ("seal", "garbage"),
-                            ("stamp", "truncate"), ("index toc", "flip")]  # fmt: skip
+        for name in faults.cache_files(pristine) for fault in faults.FAULTS
     }
     assert set(outcomes.values()) <= {"same", "rebuilt"}, outcomes
     assert outcomes[("database", "flip")] == "rebuilt" and outcomes[("stamp", "truncate")] == "same"
+    assert outcomes[("index toc", "garbage")] == "rebuilt" and outcomes[("seal", "zero length")] == "rebuilt"
 
 
 def test_concurrent_first_use_short_run():

@@ -391,6 +391,7 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         verify(self.path)
+        os.close(os.open(self.path, os.O_RDONLY))  # an unreadable file: its OSError says why, not SQLite's "unable to open"
         self.connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, check_same_thread=False)
         self._meta: dict[str, object] = {}
         self.meta("editions")  # fails here, not later, when the file is damaged

@@ -2,8 +2,8 @@
 
 Each test feeds any text (control characters, escape sequences, huge
 numbers, Whoosh's operators and fields, Rich markup) and asserts that only
-the project's documented errors escape. Kept short (a few seconds each):
-the long runs are the other property tests of ``tests/``.
+the project's documented errors escape. Kept short (a few seconds each);
+``RULES_KB_FUZZ=N`` runs N times as many examples (:func:`tests.fuzz.campaign`).
 """
 
 from __future__ import annotations
