@@ -91,7 +91,8 @@ def test_same_size_same_content_new_mtime_is_kept(home, built):
 def test_planted_pickle_in_the_search_index_is_never_loaded(home, tmp_path, capsys, built):
     from rules_kb.search import search
 
-    kb = _first(home, built)
+    _first(home, built)
+    kb = loader.open()
     search(kb, '"blessures fatales"')  # writes the Whoosh index
     index = kb.cache_dir / "index"
     target = tmp_path / PLANTED.format("whoosh")
