@@ -590,8 +590,8 @@ def _check_texts(options: argparse.Namespace, command: argparse.ArgumentParser) 
     :data:`MAX_TEXT` or holding bytes that are not UTF-8 (names of files and
     folders excepted: any name the system allows is taken)."""
     for action in command._actions:
-        if action.dest in _PATHS:
-            _check_path(getattr(options, action.dest, None), action, command)
+        if action.dest in _PATHS and not (action.dest == "scenario" and getattr(options, "example", False)):
+            _check_path(getattr(options, action.dest, None), action, command)  # an example's name is no path
         if action.dest in _PATHS or action.dest in ("help", "command"):
             continue
         value = getattr(options, action.dest, None)

@@ -23,6 +23,7 @@ from rules_kb.checker.state_based import Event, Resolution, run
 from rules_kb.core.errors import Remedy, RulesKbError
 from rules_kb.core.model import RecordKind, Rule, Ruling
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
+from rules_kb.core.text import shortened
 from rules_kb.core.vocabulary import CardType
 from rules_kb.loader import KnowledgeBase
 
@@ -229,7 +230,7 @@ class UnknownExampleError(RulesKbError):
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         self.name = name
         self.known = known
-        super().__init__(f"Aucun exemple ne s'appelle « {name} ». Exemples : {', '.join(known)}.")
+        super().__init__(f"Aucun exemple ne s'appelle « {shortened(name)} ». Exemples : {', '.join(known)}.")
         self.remedy = Remedy.LIST_EXAMPLES
 
 

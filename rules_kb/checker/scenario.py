@@ -117,7 +117,7 @@ class ScenarioError(RulesKbError):
         if table:
             where.append(table)
         if key:
-            where.append(f"clé « {key} »")
+            where.append(f"clé « {shortened(key)} »")
         text = ", ".join(where)
         super().__init__(text[0].upper() + text[1:] + " : " + message)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 import errno
 
+from rules_kb.core.text import shortened
+
 _OS_ERRORS = {
     errno.ENOENT: "fichier ou dossier introuvable",
     errno.EACCES: "permission refusée",
@@ -108,7 +110,7 @@ class UnknownEditionError(RulesKbError):
         self.edition = edition
         self.known = known
         super().__init__(
-            f"L'édition « {edition} » n'existe pas dans le corpus. "
+            f"L'édition « {shortened(edition)} » n'existe pas dans le corpus. "
             f"Éditions disponibles : {', '.join(known)}."
         )
 
@@ -124,7 +126,7 @@ class UnknownTermError(RulesKbError):
             if close
             else "Aucun terme proche."
         )
-        super().__init__(f"Aucune entrée du glossaire ne correspond à « {term} ». {hint}")
+        super().__init__(f"Aucune entrée du glossaire ne correspond à « {shortened(term, 80)} ». {hint}")
         self.remedy = Remedy.SEARCH_TERM
 
 

@@ -25,7 +25,7 @@ from rules_kb.build.graph import Relation
 from rules_kb.core.errors import ExportError, Remedy, RulesKbError, UnknownRuleError
 from rules_kb.core.model import Card, GlossaryEntry, RecordKind, Rule, card_node
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
-from rules_kb.core.text import fold
+from rules_kb.core.text import fold, shortened
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.glossary import define
 from rules_kb.lookup.rules import show
@@ -47,7 +47,7 @@ class UnknownCardError(RulesKbError):
         self.name = name
         self.close = close
         hint = "Cartes proches : " + ", ".join(f"« {c} »" for c in close) + "." if close else "Aucune carte proche."
-        super().__init__(f"Aucune carte de la FAQ ne s'appelle « {name} ». {hint}")
+        super().__init__(f"Aucune carte de la FAQ ne s'appelle « {shortened(name, 80)} ». {hint}")
         self.remedy = Remedy.SEARCH_CARD
 
 
