@@ -254,3 +254,11 @@ def test_faults_short_run(tmp_path, monkeypatch):
 def test_concurrent_first_use_short_run():
     """A short bench/concurrency.py: 4 first uses at once all answer, one valid cache, nothing left over."""
     assert _bench("concurrency").one_round(4) == []
+
+
+def test_concurrent_exports_short_run(tmp_path):
+    """A short bench/concurrency.py export round: 3 exports to one file and 3 books to one folder at
+    once all write or refuse in French; the file and the book are whole; no temporary file is left."""
+    concurrency = _bench("concurrency")
+    home = str(tmp_path / "home")
+    assert concurrency.export_round(3, home, concurrency.lone_exports(home)) == []
