@@ -3,6 +3,7 @@
     python bench/faults.py                 # 1,000 trials per cache file (about 15 minutes)
     python bench/faults.py --trials 20     # a short run
     python bench/faults.py --real-builds   # every rebuild parses and builds again (about 2 s each)
+    python bench/faults.py --files database,seal   # some of the cache files only
 
 A cache is built once for a copy of the bundled corpus; each trial copies
 it to a fresh ``RULES_KB_HOME``, damages one cache file one way, then
@@ -207,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=1000, help="trials per cache file (spread over the faults)")
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--real-builds", action="store_true", help="parse and build for real at every rebuild (slow)")
+    parser.add_argument("--files", help="the cache files to damage, separated by commas (default: all five)")
     arguments = parser.parse_args(argv)
     from rules_kb.core.corpus import bundled_corpus
 
@@ -224,16 +226,21 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["RULES_KB_HOME"] = str(pristine)
         with contextlib.redirect_stderr(io.StringIO()):
             expected = answer()
-        table: dict[str, Counter] = {}
-        for name in cache_files(pristine):
-            counts = table.setdefault(name, Counter())
+        names = list(cache_files(pristine))
+        if arguments.files:
+            names = [name.strip() for name in arguments.files.split(",")]
+            unknown = set(names) - set(cache_files(pristine))
+            if unknown:
+                parser.error(f"unknown cache files {sorted(unknown)}; known: {', '.join(cache_files(pristine))}")
+        columns = ("same", "rebuilt", "silent wrong", "escaped")
+        print(f"{'cache file':<15}{'trials':>8}" + "".join(f"{column:>14}" for column in columns), flush=True)
+        bad = 0
+        for name in names:  # a row as each file is done: a long run shows its progress
+            counts = Counter()
             for number in range(arguments.trials):
                 counts[trial(pristine, corpus, name, FAULTS[number % len(FAULTS)], expected, chance)] += 1
-    columns = ("same", "rebuilt", "silent wrong", "escaped")
-    print(f"{'cache file':<15}{'trials':>8}" + "".join(f"{column:>14}" for column in columns))
-    for name, counts in table.items():
-        print(f"{name:<15}{sum(counts.values()):>8}" + "".join(f"{counts[column]:>14}" for column in columns))
-    bad = sum(counts["silent wrong"] + counts["escaped"] for counts in table.values())
+            print(f"{name:<15}{sum(counts.values()):>8}" + "".join(f"{counts[column]:>14}" for column in columns), flush=True)
+            bad += counts["silent wrong"] + counts["escaped"]
     return 1 if bad else 0
 
 
