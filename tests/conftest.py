@@ -69,6 +69,29 @@ class CliResult:
 
 
 @pytest.fixture
+def endless_stdin(monkeypatch) -> list[int]:
+    """Standard input that never ends (``#`` bytes): only ``read(n)`` may stop
+    it. Returns the list of the sizes read from it, to check a reader stops
+    at its limit."""
+    import io
+    import sys
+
+    given: list[int] = []
+
+    class Endless(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            buffer[:] = b"#" * len(buffer)
+            given.append(len(buffer))
+            return len(buffer)
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
+    return given
+
+
+@pytest.fixture
 def run_cli(capsys, kb):
     """Run ``rules-kb ARGS…`` in this process; returns exit code and outputs."""
     from cli.app import run as run_app

@@ -118,10 +118,9 @@ def test_ask_reads_its_question_from_a_file_or_standard_input(run_cli, tmp_path,
     assert from_stdin.exit_code == 0 and from_stdin.json()["rules"][0]["number"] == "420.5c"
 
 
-def test_a_one_megabyte_question_is_refused_in_french_after_reading_8_kb(run_cli, tmp_path, monkeypatch):
+def test_a_one_megabyte_question_is_refused_in_french_after_reading_8_kb(run_cli, tmp_path, endless_stdin):
     """Issue 23's acceptance: a 1 MB ``ask`` from a file or standard input ends with a French message, exit 1."""
     import io
-    import sys
 
     big = tmp_path / "grosse.txt"
     big.write_bytes(b"ma 2/2 meurt ? " * 70_000)
@@ -129,21 +128,9 @@ def test_a_one_megabyte_question_is_refused_in_french_after_reading_8_kb(run_cli
         result = run_cli("ask", *arguments)
         assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
         assert "dépasse 2\u202f000 caractères" in result.stderr and len(result.stderr) < 400
-    given = []
-
-    class Endless(io.RawIOBase):  # standard input that never ends: only read(n) may stop it
-        def readable(self):
-            return True
-
-        def readinto(self, buffer):
-            buffer[:] = b"a" * len(buffer)
-            given.append(len(buffer))
-            return len(buffer)
-
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
     result = run_cli("ask", "-")
     assert result.exit_code == 1 and "l'entrée standard dépasse 2\u202f000 caractères" in result.stderr
-    assert sum(given) <= 8001 + io.DEFAULT_BUFFER_SIZE
+    assert sum(endless_stdin) <= 8001 + io.DEFAULT_BUFFER_SIZE
 
 
 def test_a_question_file_that_cannot_be_read_is_a_french_error(run_cli, tmp_path):

@@ -238,28 +238,15 @@ def test_a_file_with_a_bom_is_read(tmp_path):
 # -- sizes: refused before parsing -------------------------------------------------
 
 
-def test_dev_zero_and_an_endless_standard_input_stop_at_the_size_limit(tmp_path, monkeypatch):
+def test_dev_zero_and_an_endless_standard_input_stop_at_the_size_limit(tmp_path, endless_stdin):
     import io
-    import sys
 
     with pytest.raises(ScenarioError, match="fichier trop grand") as caught:
         load_scenario("/dev/zero")
     assert "/dev/zero" in str(caught.value)
-    given = []
-
-    class Endless(io.RawIOBase):  # an input that never ends: only read(n) may stop it
-        def readable(self):
-            return True
-
-        def readinto(self, buffer):
-            buffer[:] = b"#" * len(buffer)
-            given.append(len(buffer))
-            return len(buffer)
-
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
     with pytest.raises(ScenarioError, match="fichier trop grand"):
         load_scenario("-")
-    assert MAX_BYTES < sum(given) <= MAX_BYTES + 1 + io.DEFAULT_BUFFER_SIZE  # read up to the limit, not to the end
+    assert MAX_BYTES < sum(endless_stdin) <= MAX_BYTES + 1 + io.DEFAULT_BUFFER_SIZE  # read up to the limit, not to the end
     big = tmp_path / "big.toml"
     big.write_bytes(b"# " + b"x" * MAX_BYTES)
     with pytest.raises(ScenarioError, match="fichier trop grand"):

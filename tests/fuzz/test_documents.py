@@ -126,20 +126,36 @@ def test_a_damaged_lexicon_parses_or_names_its_line(text):
         assert all(entry.form and entry.target and entry.source for entry in entries)
 
 
-@campaign(40)
-@given(text=damaged(_data_lines("mechanisms.jsonl")))
-def test_a_damaged_mechanisms_file_reads_or_names_its_line(tmp_path_factory, text):
-    from rules_kb.ask.mechanisms import read_mechanisms
+def _jsonl_reader(name: str):
+    if name == "mechanisms.jsonl":
+        from rules_kb.ask.mechanisms import read_mechanisms
+
+        return read_mechanisms
+    from rules_kb.build.situations import read_situations
+
+    return read_situations
+
+
+@pytest.mark.parametrize("name", ["mechanisms.jsonl", "situations.jsonl"])
+def test_a_damaged_data_file_reads_or_names_its_line(tmp_path_factory, name):
+    """The mechanisms and the situations (JSON lines): records, or a French error naming the line."""
     from rules_kb.core.jsonl import JsonLinesError
 
-    path = tmp_path_factory.mktemp("mecanismes") / "mechanisms.jsonl"
-    path.write_text(text, encoding="utf-8")
-    try:
-        mechanisms = read_mechanisms(path)
-    except JsonLinesError as error:
-        assert "ligne" in str(error) and len(str(error)) < 1500
-    else:
-        assert all(mechanism.rules for mechanism in mechanisms)
+    read = _jsonl_reader(name)
+
+    @campaign(40)
+    @given(text=damaged(_data_lines(name)))
+    def reads(text):
+        path = tmp_path_factory.mktemp("donnees") / name
+        path.write_text(text, encoding="utf-8")
+        try:
+            records = read(path)
+        except JsonLinesError as error:
+            assert "ligne" in str(error) and len(str(error)) < 1500
+        else:
+            assert isinstance(records, tuple)
+
+    reads()
 
 
 @campaign(30)
