@@ -4,8 +4,8 @@ another user's cache folder and a folder they cannot enter.
 Run as root (as CI is), root reads everything, so each case runs in a forked
 child that has become ``nobody`` (uid 65534) — after the parent has
 imported every module the case needs, since the interpreter's own files may
-be out of nobody's reach. Run as another user, the case runs in this
-process: the permissions are already real.
+be out of nobody's reach, and on a copy of the corpus it can read. Run as
+another user, the case runs in this process: the permissions are already real.
 """
 
 from __future__ import annotations
@@ -68,9 +68,16 @@ def _unprivileged(case) -> tuple:
 
 @pytest.fixture
 def shared(monkeypatch):
-    """A folder both root and the unprivileged user can reach (/tmp, mode 755), removed afterwards."""
+    """A folder both root and the unprivileged user can reach (/tmp, mode 755), removed afterwards,
+    with a copy of the bundled corpus in it (the checkout itself may be out of the user's reach)."""
+    from rules_kb.core.corpus import bundled_corpus
+
     folder = Path(tempfile.mkdtemp(prefix="rules-kb-permissions-"))
     folder.chmod(0o755)
+    corpus = shutil.copytree(bundled_corpus(), folder / "corpus")
+    for path in (corpus, *corpus.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    monkeypatch.setenv("RULES_KB_CORPUS", str(corpus))
     monkeypatch.setattr(loader, "code_files", list)  # code edited meanwhile must not change the fingerprint
     yield folder
     for path in (folder, *folder.rglob("*")):
