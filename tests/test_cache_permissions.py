@@ -2,15 +2,17 @@
 another user's cache folder and a folder they cannot enter.
 
 Run as root (as CI is), root reads everything, so each case runs in a forked
-child that has become ``nobody`` (uid 65534) — after the parent has
-imported every module the case needs, since the interpreter's own files may
-be out of nobody's reach, and on a copy of the corpus it can read. Run as
-another user, the case runs in this process: the permissions are already real.
+child that keeps uid 0 but drops the two capabilities that let root ignore
+permissions (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): the file modes then
+apply to it as to any owner, and files it does not own are another user's.
+The checkout stays readable (root owns it). Run as another user, the case
+runs in this process: the permissions are already real.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import marshal
 import os
@@ -26,13 +28,37 @@ from rules_kb.build import store
 from rules_kb.core.errors import IndexBuildError
 from rules_kb.lookup.rules import show
 
-#: The user a root test run becomes.
+#: Another user (``nobody``), owner of the folders that must be someone else's.
 NOBODY = 65534
+#: capget/capset's header version, and the capabilities that let root ignore file modes (linux/capability.h).
+_CAPABILITY_VERSION_3 = 0x20080522
+_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
+
+
+def _drop_file_capabilities() -> None:
+    """Drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from this process (effective and permitted):
+    root then meets the file modes. Raises OSError when the system refuses."""
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header, data = Header(_CAPABILITY_VERSION_3, 0), (Data * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+    mask = ~((1 << _CAP_DAC_OVERRIDE) | (1 << _CAP_DAC_READ_SEARCH)) & 0xFFFFFFFF
+    data[0].effective &= mask
+    data[0].permitted &= mask
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
 
 
 def _unprivileged(case) -> tuple:
     """``case()``'s result (marshal-able), with what it wrote on stderr,
-    computed by a user who is not root."""
+    computed by a process the file modes apply to."""
     if os.geteuid() != 0:
         said = io.StringIO()
         with contextlib.redirect_stderr(said):
@@ -43,9 +69,7 @@ def _unprivileged(case) -> tuple:
         code = 0
         try:
             os.close(reader)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
+            _drop_file_capabilities()
             said = io.StringIO()
             with contextlib.redirect_stderr(said):
                 result = ("ok", case(), said.getvalue())
@@ -66,31 +90,22 @@ def _unprivileged(case) -> tuple:
     return result, said
 
 
+def _another_users(path: Path) -> None:
+    """Make ``path`` and everything in it another user's (root only)."""
+    for each in (path, *path.rglob("*")):
+        os.chown(each, NOBODY, NOBODY)
+
+
 @pytest.fixture
 def shared(monkeypatch):
-    """A folder both root and the unprivileged user can reach (/tmp, mode 755), removed afterwards,
-    with a copy of the bundled corpus in it (the checkout itself may be out of the user's reach)."""
-    from rules_kb.core.corpus import bundled_corpus
-
+    """A temporary folder, removed afterwards; caches keyed by the corpus alone."""
     folder = Path(tempfile.mkdtemp(prefix="rules-kb-permissions-"))
-    folder.chmod(0o755)
-    corpus = shutil.copytree(bundled_corpus(), folder / "corpus")
-    for path in (corpus, *corpus.iterdir()):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    monkeypatch.setenv("RULES_KB_CORPUS", str(corpus))
     monkeypatch.setattr(loader, "code_files", list)  # code edited meanwhile must not change the fingerprint
     yield folder
     for path in (folder, *folder.rglob("*")):
         with contextlib.suppress(OSError):
             path.chmod(0o700 if path.is_dir() else 0o600)
     shutil.rmtree(folder, ignore_errors=True)
-
-
-def _give_away(path: Path) -> None:
-    """Make ``path`` and everything in it the unprivileged user's (nothing to do when this is not root)."""
-    if os.geteuid() == 0:
-        for each in (path, *path.rglob("*")):
-            os.chown(each, NOBODY, NOBODY)
 
 
 def _answer() -> tuple:
@@ -102,11 +117,10 @@ def _answer() -> tuple:
 
 
 def test_an_unreadable_database_is_rebuilt(shared, monkeypatch):
-    """chmod 000 on the database: root reads it anyway; the user it belongs to gets a rebuild and one line."""
+    """chmod 000 on the database: root reads it anyway; a user the modes apply to gets a rebuild and one line."""
     home = shared / "home"
     monkeypatch.setenv("RULES_KB_HOME", str(home))
-    expected, cache_dir = _answer()  # built by this user, every module the rebuild needs imported
-    _give_away(home)
+    expected, cache_dir = _answer()  # every module the rebuild needs is imported before the fork
     (Path(cache_dir) / store.DATABASE).chmod(0)
     (text, _), said = _unprivileged(_answer)
     assert text == expected
@@ -115,10 +129,12 @@ def test_an_unreadable_database_is_rebuilt(shared, monkeypatch):
 
 def test_another_users_cache_folder_is_refused(shared, monkeypatch):
     """A cache folder that belongs to someone else could be swapped for one that lies: refused, private cache."""
-    home = shared / "de-root"
+    home = shared / "autre"
     monkeypatch.setenv("RULES_KB_HOME", str(home))
     expected, _ = _answer()
-    if os.geteuid() != 0:  # the folder must belong to another user: one the system has
+    if os.geteuid() == 0:
+        _another_users(home)
+    else:  # the folder must belong to another user: one the system has
         monkeypatch.setenv("RULES_KB_HOME", "/usr")
     (text, cache_dir), said = _unprivileged(_answer)
     assert text == expected and not cache_dir.startswith(str(home))
@@ -129,11 +145,12 @@ def test_a_cache_folder_one_cannot_enter_is_a_french_error(shared, monkeypatch):
     """RULES_KB_HOME under a folder the user cannot enter: a French error naming it, no traceback."""
     closed = shared / "ferme"
     closed.mkdir(mode=0o700)
-    if os.geteuid() != 0:
+    if os.geteuid() == 0:
+        _another_users(closed)
+    else:
         closed.chmod(0)
     monkeypatch.setenv("RULES_KB_HOME", str(closed / "cache"))
-    _answer_or_error = _refusal_of(_answer)
-    (kind, message), _ = _unprivileged(_answer_or_error)
+    (kind, message), _ = _unprivileged(_refusal_of(_answer))
     assert kind == "IndexBuildError"
     assert "Impossible de créer le dossier de cache" in message and "permission refusée" in message
     assert "RULES_KB_HOME" in message
