@@ -262,3 +262,17 @@ def test_concurrent_exports_short_run(tmp_path):
     concurrency = _bench("concurrency")
     home = str(tmp_path / "home")
     assert concurrency.export_round(3, home, concurrency.lone_exports(home)) == []
+
+
+def test_a_rebuild_under_a_running_reader_keeps_its_phrase_search_working(home, built):
+    """``rules-kb index`` while ``rules-kb serve`` runs: the rebuild replaces the cache folder,
+    and Whoosh, which reads its files at each search, found none (EmptyIndexError, a 500)."""
+    from rules_kb.search import search
+
+    _first(home, built)
+    running = loader.open()
+    before = [hit.id for hit in search(running, '"blessures fatales"').hits]
+    loader.open(rebuild=True).store.close()
+    assert not (running.cache_dir / "index").exists()  # the new cache has no Whoosh index yet
+    assert [hit.id for hit in search(running, '"blessures fatales"').hits] == before
+    running.store.close()

@@ -615,6 +615,19 @@ class SearchIndex:
         return folder
 
     def _whoosh_search(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
+        """A query in Whoosh's language. Whoosh reads its files again at
+        each search: when they went away meanwhile (``rules-kb index``
+        rebuilt the cache under a running server), the index is written
+        again once and the search retried."""
+        from whoosh.index import EmptyIndexError
+
+        try:
+            return self._whoosh_search_once(text, limit, edition, kinds)
+        except (EmptyIndexError, FileNotFoundError):
+            self._whoosh = None
+            return self._whoosh_search_once(text, limit, edition, kinds)
+
+    def _whoosh_search_once(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
         from whoosh.qparser import MultifieldParser, PhrasePlugin
         from whoosh.query import And, Or
         from whoosh.query import Term as WhooshTerm
