@@ -127,6 +127,18 @@ def test_an_unreadable_database_is_rebuilt(shared, monkeypatch):
     assert said.startswith("Cache endommagé dans ") and "permission refusée" in said and "reconstruction" in said
 
 
+def test_an_unreadable_fingerprint_folder_is_rebuilt(shared, monkeypatch):
+    """chmod 000 on the cache folder of the corpus (a traceback in the issue): rebuilt, one line."""
+    home = shared / "home"
+    monkeypatch.setenv("RULES_KB_HOME", str(home))
+    expected, cache_dir = _answer()
+    Path(cache_dir).chmod(0)
+    (text, again), said = _unprivileged(_answer)
+    assert text == expected and again == cache_dir
+    assert said.startswith("Cache endommagé dans ") and "permission refusée" in said
+    assert stat.S_IMODE(Path(cache_dir).stat().st_mode) == 0o700  # the new folder, owner-only
+
+
 def test_another_users_cache_folder_is_refused(shared, monkeypatch):
     """A cache folder that belongs to someone else could be swapped for one that lies: refused, private cache."""
     home = shared / "autre"
