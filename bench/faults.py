@@ -19,8 +19,10 @@ Each trial is counted as ``same`` (the answer is exactly the one before),
 ``rebuilt`` (the answer is right and the cache was built again or a
 French line said it was damaged), ``silent wrong`` (another answer with no
 rebuild) or ``escaped`` (an exception reached the caller). ``silent
-wrong`` and ``escaped`` must be 0: exit code 1 otherwise. Running as root,
-chmod 000 changes nothing (root reads anyway): those trials count as same.
+wrong`` and ``escaped`` must be 0: exit code 1 otherwise. Root reads and
+writes whatever the modes say: run as root, the chmod 000 and read-only
+home trials answer in a forked child that dropped the two capabilities
+that let root ignore them (:func:`as_file_owner`).
 The code is left out of the fingerprint during the run (a checkout being
 edited meanwhile would otherwise make every trial a rebuild).
 
@@ -156,6 +158,88 @@ def damage(path: Path, fault: str, chance: random.Random) -> None:
         path.chmod(0)
 
 
+#: The faults root does not meet (it reads and writes whatever the modes say).
+PERMISSION_FAULTS = ("chmod 000", "read-only home")
+#: capget/capset's header version, and the capabilities that let root ignore file modes (linux/capability.h).
+_CAPABILITY_VERSION_3 = 0x20080522
+_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
+
+
+class Escaped(Exception):
+    """An exception reached the caller of the knowledge base (its type and message)."""
+
+
+def drop_file_capabilities() -> None:
+    """Drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from this process
+    (effective and permitted sets; Linux): root then meets the file modes as
+    any owner, and files it does not own are another user's. Raises
+    OSError when the system refuses."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header, data = Header(_CAPABILITY_VERSION_3, 0), (Data * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+    mask = ~((1 << _CAP_DAC_OVERRIDE) | (1 << _CAP_DAC_READ_SEARCH)) & 0xFFFFFFFF
+    data[0].effective &= mask
+    data[0].permitted &= mask
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def _call(function):
+    """``function()``, its exceptions as :class:`Escaped`."""
+    try:
+        return function()
+    except Exception as error:  # noqa: BLE001 - what this bench counts
+        raise Escaped(f"{type(error).__name__}: {error}") from None
+
+
+def as_file_owner(function):
+    """``function()`` (its result marshal-able) computed by a process the file
+    modes apply to: this one when it is not root, else a forked child that
+    dropped its file capabilities (:func:`drop_file_capabilities`). Its
+    exceptions come back as :class:`Escaped`."""
+    import marshal
+
+    if os.geteuid() != 0:
+        return _call(function)
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child reports through the pipe and never returns
+        try:
+            os.close(reader)
+            drop_file_capabilities()
+            result = ("ok", _call(function))
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            result = ("escaped", str(error) if isinstance(error, Escaped) else f"{type(error).__name__}: {error}")
+        with contextlib.suppress(BaseException):
+            os.write(writer, marshal.dumps(result))
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(child, 0)
+    outcome, result = marshal.loads(data) if data else ("escaped", "the child process died")
+    if outcome != "ok":
+        raise Escaped(result)
+    return result
+
+
+def _answer_and_stderr() -> tuple[tuple, str]:
+    """:func:`answer`, and what was written on stderr meanwhile."""
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        got = answer()
+    return got, said.getvalue()
+
+
 def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, chance: random.Random) -> str:
     """One trial; returns ``same``, ``rebuilt``, ``silent wrong`` or ``escaped``."""
     with tempfile.TemporaryDirectory(prefix="rules-kb-faults-") as work:
@@ -177,19 +261,17 @@ def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, 
                     path.chmod(stat.S_IRUSR | stat.S_IXUSR)
         else:
             damage(target, fault, chance)
-        said = io.StringIO()
-        try:
-            with contextlib.redirect_stderr(said):
-                got = answer()
-        except Exception as error:  # noqa: BLE001 - what this bench counts
-            print(f"escaped: {name}, {fault}: {type(error).__name__}: {error}", file=sys.stderr)
+        try:  # permissions mean nothing to root: those faults are met by a process without its file capabilities
+            got, said = (as_file_owner if fault in PERMISSION_FAULTS else _call)(_answer_and_stderr)
+        except Escaped as error:
+            print(f"escaped: {name}, {fault}: {error}", file=sys.stderr)
             return "escaped"
         finally:
             text_file.write_bytes(original_text)
             for path in (home, *home.rglob("*")):
                 with contextlib.suppress(OSError):
                     path.chmod(0o700 if path.is_dir() else 0o600)
-        rebuilt = "endommagé" in said.getvalue() or "Index construit" in said.getvalue()
+        rebuilt = "endommagé" in said or "Index construit" in said
         try:
             rebuilt = rebuilt or cache_files(home)["seal"].read_bytes() != seal
         except (OSError, StopIteration):

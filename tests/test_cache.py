@@ -214,14 +214,10 @@ def test_damaged_cache_that_cannot_be_rewritten_answers_from_a_private_one(home,
 
 
 def _bench(name):
-    import importlib.util
-    from pathlib import Path
+    """The module ``bench/<name>.py``."""
+    import importlib
 
-    path = Path(__file__).parent.parent / "bench" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(f"bench.{name}")
 
 
 def test_faults_short_run(tmp_path, monkeypatch):

@@ -3,18 +3,17 @@ another user's cache folder and a folder they cannot enter.
 
 Run as root (as CI is), root reads everything, so each case runs in a forked
 child that keeps uid 0 but drops the two capabilities that let root ignore
-permissions (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): the file modes then
-apply to it as to any owner, and files it does not own are another user's.
-The checkout stays readable (root owns it). Run as another user, the case
-runs in this process: the permissions are already real.
+permissions (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH; ``bench/faults.py`` does
+the same for its permission faults): the file modes then apply to it as to
+any owner, and files it does not own are another user's. The checkout
+stays readable (root owns it). Run as another user, the case runs in this
+process: the permissions are already real.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import io
-import marshal
 import os
 import shutil
 import stat
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.faults import as_file_owner
 from rules_kb import loader
 from rules_kb.build import store
 from rules_kb.core.errors import IndexBuildError
@@ -30,64 +30,18 @@ from rules_kb.lookup.rules import show
 
 #: Another user (``nobody``), owner of the folders that must be someone else's.
 NOBODY = 65534
-#: capget/capset's header version, and the capabilities that let root ignore file modes (linux/capability.h).
-_CAPABILITY_VERSION_3 = 0x20080522
-_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
-
-
-def _drop_file_capabilities() -> None:
-    """Drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from this process (effective and permitted):
-    root then meets the file modes. Raises OSError when the system refuses."""
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    header, data = Header(_CAPABILITY_VERSION_3, 0), (Data * 2)()
-    if libc.capget(ctypes.byref(header), data) != 0:
-        raise OSError(ctypes.get_errno(), "capget")
-    mask = ~((1 << _CAP_DAC_OVERRIDE) | (1 << _CAP_DAC_READ_SEARCH)) & 0xFFFFFFFF
-    data[0].effective &= mask
-    data[0].permitted &= mask
-    if libc.capset(ctypes.byref(header), data) != 0:
-        raise OSError(ctypes.get_errno(), "capset")
 
 
 def _unprivileged(case) -> tuple:
-    """``case()``'s result (marshal-able), with what it wrote on stderr,
-    computed by a process the file modes apply to."""
-    if os.geteuid() != 0:
+    """``case()``'s result (marshal-able), with what it wrote on stderr, computed by a process
+    the file modes apply to (:func:`bench.faults.as_file_owner`)."""
+
+    def captured():
         said = io.StringIO()
         with contextlib.redirect_stderr(said):
             return case(), said.getvalue()
-    reader, writer = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - the child's report goes through the pipe
-        code = 0
-        try:
-            os.close(reader)
-            _drop_file_capabilities()
-            said = io.StringIO()
-            with contextlib.redirect_stderr(said):
-                result = ("ok", case(), said.getvalue())
-        except BaseException as error:  # noqa: BLE001 - reported to the parent
-            result = ("raised", f"{type(error).__name__}: {error}", "")
-        try:
-            os.write(writer, marshal.dumps(result))
-        except BaseException:  # noqa: BLE001
-            code = 1
-        os._exit(code)
-    os.close(writer)
-    with os.fdopen(reader, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(child, 0)
-    outcome, result, said = marshal.loads(data)
-    if outcome == "raised":
-        raise AssertionError(f"the unprivileged case raised {result}")
-    return result, said
+
+    return as_file_owner(captured)
 
 
 def _another_users(path: Path) -> None:
