@@ -7,6 +7,7 @@ import sys
 
 from rules_kb.core.errors import QueryError, describe_os_error
 from rules_kb.core.files import STDIN
+from rules_kb.core.text import spaced
 
 #: The longest question read, in characters (as the command line allows
 #: for one argument): a situation is told in a few sentences, and a longer
@@ -14,17 +15,12 @@ from rules_kb.core.files import STDIN
 MAX_QUESTION = 2_000
 
 
-def _spaced(number: int) -> str:
-    """``number`` with French digit groups (``1 000 000``)."""
-    return f"{number:,}".replace(",", "\u202f")
-
-
 def check_length(question: str) -> None:
     """Raise :class:`QueryError` (in French) when ``question`` is longer than
     :data:`MAX_QUESTION` characters."""
     if len(question) > MAX_QUESTION:
         raise QueryError(
-            f"La question fait {_spaced(len(question))} caractères ; {_spaced(MAX_QUESTION)} au plus. "
+            f"La question fait {spaced(len(question))} caractères ; {spaced(MAX_QUESTION)} au plus. "
             "Décrivez la situation en quelques phrases."
         )
 
@@ -61,8 +57,8 @@ def read_question(path: str) -> str:
         text = data[: error.start].decode("utf-8-sig")
     if len(data) == most:
         raise QueryError(
-            f"La question lue dans {shown} dépasse {_spaced(MAX_QUESTION)} caractères (lecture arrêtée à "
-            f"{_spaced(most)} octets). Décrivez la situation en quelques phrases."
+            f"La question lue dans {shown} dépasse {spaced(MAX_QUESTION)} caractères (lecture arrêtée à "
+            f"{spaced(most)} octets). Décrivez la situation en quelques phrases."
         )
     question = text.strip()
     check_length(question)

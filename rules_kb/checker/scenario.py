@@ -36,7 +36,7 @@ from rules_kb.checker.state import GameObject, GameState, Player, power_toughnes
 from rules_kb.core import toml_syntax
 from rules_kb.core.errors import Remedy, RulesKbError, describe_os_error
 from rules_kb.core.files import STDIN
-from rules_kb.core.text import fold, shortened
+from rules_kb.core.text import fold, shortened, spaced
 from rules_kb.core.vocabulary import NON_PERMANENT_TYPES, CardType, Zone
 
 #: The keys each table accepts, in the order the README documents them.
@@ -1187,17 +1187,12 @@ MAX_EFFECTS = 100
 _HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(permanent|spell|effect|permanent[ \t]*\.[ \t]*static)[ \t]*\]\]", re.MULTILINE)
 
 
-def _spaced(number: int) -> str:
-    """``1000000`` as « 1 000 000 » (narrow no-break spaces)."""
-    return f"{number:,}".replace(",", "\u202f")
-
-
 def _refuse_oversized(text: str, path: str) -> None:
     """Raise :class:`ScenarioError` before parsing a text too large, nested
     too deep or with too long a line (:func:`rules_kb.core.toml_syntax.refused`),
     or with too many object tables (counted on the text)."""
     if len(text) > MAX_BYTES:
-        raise ScenarioError(f"scénario trop grand (plus de {_spaced(MAX_BYTES)} caractères) ; "
+        raise ScenarioError(f"scénario trop grand (plus de {spaced(MAX_BYTES)} caractères) ; "
                             "un scénario décrit une situation de jeu en quelques kilo-octets.", path)
     why = toml_syntax.refused(text)
     if why:
@@ -1210,10 +1205,10 @@ def _refuse_oversized(text: str, path: str) -> None:
 def _refuse_counts(objects: int, effects: int, path: str) -> None:
     """Raise :class:`ScenarioError` for over :data:`MAX_OBJECTS` objects or :data:`MAX_EFFECTS` effects."""
     if objects > MAX_OBJECTS:
-        raise ScenarioError(f"{_spaced(objects)} objets décrits ; au plus {_spaced(MAX_OBJECTS)} "
+        raise ScenarioError(f"{spaced(objects)} objets décrits ; au plus {spaced(MAX_OBJECTS)} "
                             "([[permanent]] et [[spell]]) : gardez ceux qui comptent pour la situation.", path)
     if effects > MAX_EFFECTS:
-        raise ScenarioError(f"{_spaced(effects)} effets continus décrits ; au plus {_spaced(MAX_EFFECTS)} "
+        raise ScenarioError(f"{spaced(effects)} effets continus décrits ; au plus {spaced(MAX_EFFECTS)} "
                             "([[permanent.static]] et [[effect]]) : gardez ceux qui comptent pour la situation.",
                             path)
 
@@ -1258,7 +1253,7 @@ def load_scenario(path: str) -> Scenario:
                 problem.remedy = Remedy.START_FROM_EXAMPLE
             raise problem from None
     if len(data) > MAX_BYTES:
-        raise ScenarioError(f"fichier trop grand (plus de {_spaced(MAX_BYTES)} octets) ; un scénario décrit "
+        raise ScenarioError(f"fichier trop grand (plus de {spaced(MAX_BYTES)} octets) ; un scénario décrit "
                             "une situation de jeu en quelques kilo-octets.", shown)
     try:
         text = data.decode("utf-8-sig")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rules_kb.core.errors import CorpusError, describe_os_error
 from rules_kb.core.model import Document, DocumentKind
-from rules_kb.core.text import shortened
+from rules_kb.core.text import shortened, spaced
 
 MANIFEST = "manifest.toml"
 CORPUS_ENV = "RULES_KB_CORPUS"
@@ -117,8 +117,8 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
         with path.open("rb") as stream:
             raw = stream.read(MAX_MANIFEST_BYTES + 1)  # a device or a huge file stops here
         if len(raw) > MAX_MANIFEST_BYTES:
-            raise CorpusError(f"{path} est trop grand (plus de {MAX_MANIFEST_BYTES:,} octets) ; un manifeste "
-                              "décrit ses documents en quelques kilo-octets.".replace(",", "\u202f"), str(path))
+            raise CorpusError(f"{path} est trop grand (plus de {spaced(MAX_MANIFEST_BYTES)} octets) ; un manifeste "
+                              "décrit ses documents en quelques kilo-octets.", str(path))
         text = raw.decode("utf-8")
         # A text of at most MAX_LINE characters and MAX_DEPTH brackets can hold neither fault: the
         # bundled manifest is not scanned, and the lookup commands do not import the scanner.

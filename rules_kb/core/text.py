@@ -81,12 +81,17 @@ def rejoin(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
+def spaced(number: int) -> str:
+    """``number`` with French digit groups, narrow no-break spaces between them (``"1 000 000"``)."""
+    return f"{number:,}".replace(",", "\u202f")
+
+
 def shortened(text: str, limit: int = 60) -> str:
     """``text`` as a message quotes it: whole up to ``limit`` characters,
-    else its start, "…" and its length (``"1111…  (5 000 caractères)"``)."""
+    else its start, "…" and its length (``"1111… (5 000 caractères)"``)."""
     if len(text) <= limit:
         return text
-    return f"{text[: limit // 2]}… ({len(text):,} caractères)".replace(",", "\u202f")
+    return f"{text[: limit // 2]}… ({spaced(len(text))} caractères)"
 
 
 def first_sentence(text: str, limit: int = 140) -> str:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import tomllib
 
+from rules_kb.core.text import spaced
+
 #: tomllib's messages (without their position) and their French, in the
 #: order they are tried; ``\1`` is the part of the message kept.
 MESSAGES = (
@@ -107,7 +109,7 @@ def refused(text: str) -> tuple[str, int] | None:
     """
     for number, line in enumerate(text.split("\n"), start=1):
         if len(line) > MAX_LINE:
-            size, limit = (f"{count:,}".replace(",", "\u202f") for count in (len(line), MAX_LINE))
+            size, limit = spaced(len(line)), spaced(MAX_LINE)
             return (f"ligne de {size} caractères ; au plus {limit} par ligne "
                     "(une clé ou une valeur trop longue) : raccourcissez-la.", number)
     depth = 0
