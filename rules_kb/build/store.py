@@ -262,7 +262,11 @@ def verify(path: Path) -> None:
     :class:`OSError` when the file cannot be read.
     """
     try:
-        size, mtime, digest = (path.parent / SEAL).read_text(encoding="ascii").split()
+        with open(path.parent / SEAL, "rb") as handle:
+            sealed = handle.read(257)  # a seal is under 100 bytes: a planted huge file is not read whole
+        if len(sealed) > 256:
+            raise ValueError("seal too long")
+        size, mtime, digest = sealed.decode("ascii").split()  # bytes.decode: no text codec to import
         size, mtime = int(size), int(mtime)
     except (ValueError, UnicodeDecodeError, FileNotFoundError, NotADirectoryError, IsADirectoryError):
         raise sqlite3.DatabaseError("the seal of the cache database is missing or malformed") from None
