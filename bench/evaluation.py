@@ -38,7 +38,11 @@ DEPTH = 5
 CUTOFFS = (1, 3, 5)
 #: The folder of the question sets, and the sets in the order they are reported.
 EVAL_DIR = Path(__file__).resolve().parent.parent / "tests" / "eval"
-SETS = ("tuning", "validation", "test")
+SETS = ("tuning", "validation", "test", "registers-validation", "registers-test")
+#: The editions whose rules a FAQ edition completes (the FAQ quotes only what it changes).
+COMPLETES = {"2006-faq": ("2004",)}
+#: The sets written in registers (one helper a register, issue 33), reported a row per register.
+REGISTER_SETS = ("registers-validation", "registers-test")
 
 
 def set_path(name: str) -> Path:
@@ -51,8 +55,13 @@ class Question:
     """One evaluation question: ``id``, ``question`` as a player tells it,
     the ``expected`` rule numbers (most decisive first), ``equivalents``
     (number → numbers accepted in its place), ``kind`` (what it covers, for
-    the tuning set), ``chapter`` (1–5, 0 when not given) and
-    ``names_concept`` (None when not given)."""
+    the tuning set), ``chapter`` (1–5, 0 when not given),
+    ``names_concept`` (None when not given), ``register`` (how it is
+    written: ``"terse"``, ``"sms"``…, ``""`` when not given) and
+    ``edition`` (the edition the question names, register ``"edition"``:
+    only that edition's rules count, and for a FAQ's edition the rules it
+    completes, :data:`COMPLETES`; ``""``: any edition's rule with that
+    number counts)."""
 
     id: str
     question: str
@@ -61,6 +70,8 @@ class Question:
     kind: str = ""
     chapter: int = 0
     names_concept: bool | None = None
+    register: str = ""
+    edition: str = ""
 
     def accepted(self, number: str) -> tuple[str, ...]:
         """``number`` and its equivalents."""
@@ -118,18 +129,35 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
             id=str(data.get("id", number)), question=data["question"], expected=tuple(data["expected"]),
             equivalents={key: tuple(value) for key, value in equivalents.items()}, kind=str(data.get("kind", "")),
             chapter=int(data.get("chapter") or 0), names_concept=concept if isinstance(concept, bool) else None,
+            register=str(data.get("register", "")), edition=str(data.get("edition", "")) if data.get("register") == "edition" else "",
         ))  # fmt: skip
     return tuple(questions)
 
 
-def score(questions: Iterable[Question], propose: Callable[[str], list[str]]) -> Scores:
-    """Run ``propose(question) → rule numbers, best first`` on every question."""
+def _numbers_of(proposals: list, edition: str) -> tuple[str, ...]:
+    """The rule numbers of ``proposals`` (numbers, or ``(number, edition)``
+    pairs), those of another edition than ``edition`` (if given) left out."""
+    numbers = []
+    for proposal in proposals:
+        if isinstance(proposal, tuple):
+            number, of = proposal
+            if edition and of != edition and of not in COMPLETES.get(edition, ()):
+                continue
+            proposal = number
+        numbers.append(proposal)
+    return tuple(dict.fromkeys(numbers))[:DEPTH]
+
+
+def score(questions: Iterable[Question], propose: Callable[[str], list]) -> Scores:
+    """Run ``propose(question) → rule numbers (or (number, edition) pairs),
+    best first`` on every question; a question with an ``edition`` counts
+    only the proposals of that edition that say theirs."""
     ranks: dict[str, int] = {}
     proposed: dict[str, tuple[str, ...]] = {}
     complete = 0
     questions = tuple(questions)
     for question in questions:
-        numbers = tuple(dict.fromkeys(propose(question.question)))[:DEPTH]
+        numbers = _numbers_of(propose(question.question), question.edition)
         proposed[question.id] = numbers
         answers = question.answers
         ranks[question.id] = next((rank for rank, number in enumerate(numbers, start=1) if number in answers), 0)
@@ -146,9 +174,9 @@ def ask_system(kb, edition: str | None = None, dense: bool = True) -> Callable[[
     dense retriever unless ``dense`` is false)."""
     from rules_kb.ask import ask
 
-    def propose(question: str) -> list[str]:
+    def propose(question: str) -> list[tuple[str, str]]:
         answer = ask(kb, question, limit=DEPTH, edition=edition, dense=dense)
-        return [rule.number for rule in answer.rules]
+        return [(rule.number, rule.edition) for rule in answer.rules]
 
     return propose
 
@@ -177,7 +205,7 @@ def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: 
 
     def propose(question: str) -> list[str]:
         ranked = closest(adapter.apply(encoder().embed([question], query=True)[0]), wanted)
-        return [node.split(":", 2)[2] for node, _ in ranked[:DEPTH]]
+        return [(node.split(":", 2)[2], node.split(":", 2)[1]) for node, _ in ranked[:DEPTH]]
 
     return propose
 
