@@ -382,7 +382,9 @@ def answer(result, explain: bool = False, everything: bool = False) -> None:
         return
     verification = result.verification
     decided = [sentence for sentence in verification.outcome if not sentence.startswith("Ne s'applique pas")]
-    if verification.applied and decided:
+    if verification.missing:
+        console.print(Text.assemble(("Verdict : ", "bold yellow"), "à préciser — ", " ".join(verification.missing)))
+    if (verification.applied or verification.missing) and decided:
         console.print(Text.assemble(("Verdict : ", "bold green"), " ".join(decided)))
     for note in result.notes:
         console.print(Text(note, style="yellow"))
@@ -439,6 +441,7 @@ def _understood(result) -> None:
     )
     items = [*seen, *(fact.meaning for fact in result.facts.read)]
     items += [f"{c.word} → {c.fixed} (faute corrigée)" for c in result.corrections]
+    items += [remark.meaning for remark in result.remarks]
     if items:
         console.print(Text.assemble(("Compris : ", "bold"), ", ".join(items), "."))
 
@@ -461,7 +464,9 @@ def _understood_in_full(result) -> None:
         console.print(
             Text("  Fautes de frappe corrigées : " + ", ".join(f"{c.word} → {c.fixed}" for c in result.corrections), style="dim")
         )
-    if not result.concepts and not result.facts.read:
+    for remark in result.remarks:
+        console.print(Text.assemble("  ", remark.meaning, (f"  ({remark.kind.label})", "dim")))
+    if not result.concepts and not result.facts.read and not result.remarks:
         console.print("  (aucun)")
     _section("Requête lancée sur l'index")
     console.print(Text(result.parsed or "(aucune)", style="dim"))

@@ -238,11 +238,14 @@ def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_tex
             "applied": list(verification.applied),
             "examined": list(verification.examined),
             "note": verification.note or None,
+            "missing": list(verification.missing),
+            "undecided": list(verification.undecided),
             "scenario": scenario(answer) if verification.scenario else None,
         },
         "terms": list(answer.terms),
         "query": answer.parsed,
         "notes": list(answer.notes),
+        "remarks": [{"kind": r.kind.value, "text": r.text, "meaning": r.meaning} for r in answer.remarks],
     }
 
 

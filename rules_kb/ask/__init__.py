@@ -35,8 +35,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules_kb.ask import fusion
-from rules_kb.ask.answer import Answer, RuleAnswer, Verification
+from rules_kb.ask.answer import Answer, Remark, RemarkKind, RuleAnswer, Verification
 from rules_kb.ask.mechanisms import weigh_mechanisms
+from rules_kb.ask.named_edition import named_edition
+from rules_kb.ask.normalise import normalise
 from rules_kb.ask.question import MAX_QUESTION, check_length
 from rules_kb.ask.rank import expand_graph, rank, weigh_concepts
 from rules_kb.ask.reading import Reading
@@ -70,7 +72,9 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     """The rules that apply to ``question``, ranked, with the glossary terms,
     FAQ rulings and checker outcome that bear on it (see the module
     docstring). ``limit`` ≥ 1 rules; ``edition`` restricts the rules to one
-    edition (and the checker to it when it follows it); ``dense`` false
+    edition (and the checker to it when it follows it); without it, the
+    edition the question names, if any (:mod:`rules_kb.ask.named_edition`),
+    said in ``remarks``; ``dense`` false
     leaves the embedding model out (the words alone). Raises
     :class:`QueryError` for a question without any word or longer than
     :data:`MAX_QUESTION` characters (before any reading), and
@@ -83,14 +87,18 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
             "La question est vide. Décrivez la situation, par exemple « ma 2/2 a pris 2 blessures, elle meurt ? »."
         )
     vector = query_vector(question) if dense and not read_vectors(kb).empty else None
-    reading = Reading(kb, question, limit, edition, vector, fusion.weights(dense=vector is not None))
+    text, rewrites = normalise(question)
+    edition, remarks = edition_asked(kb, text, edition)
+    reading = Reading(kb, text, limit, edition, vector, fusion.weights(dense=vector is not None))
+    reading.remarks += [Remark(RemarkKind.REWRITE, rewrite.original, rewrite.meaning) for rewrite in rewrites] + remarks
     if dense and vector is None:
         reading.notes.append("Recherche par le sens indisponible (aucun vecteur dans le cache) : règles trouvées par les mots seuls.")
     for step in STEPS:
         step(reading)
         if reading.unknown:
             return Answer(question, (), reading.recognition.corrections, reading.facts, (), (), (), Verification(),
-                          (), "", unknown=True, nearest=reading.nearest, notes=tuple(reading.notes))  # fmt: skip
+                          (), "", unknown=True, nearest=reading.nearest, notes=tuple(reading.notes),
+                          remarks=tuple(reading.remarks))  # fmt: skip
     return Answer(
         question=question,
         concepts=tuple(reading.concepts),
@@ -103,7 +111,23 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         terms=tuple(dict.fromkeys([*reading.words.values(), *reading.expansion])),
         parsed=str(reading.query) if reading.query is not None else "",
         notes=tuple(reading.notes),
+        remarks=tuple(reading.remarks),
     )
+
+
+def edition_asked(kb: KnowledgeBase, question: str, edition: str | None) -> tuple[str | None, list[Remark]]:
+    """The edition whose rules answer ``question``: ``edition`` when given,
+    else the one the question names if its rules stand alone
+    (:func:`rules_kb.ask.named_edition.named_edition`), else None (every
+    edition); with the remark saying so (a list of zero or one)."""
+    named = named_edition(kb, question)
+    if named is None:
+        return edition, []
+    if edition is None:
+        return (named.edition if named.restricts else None), [Remark(RemarkKind.EDITION, named.text, named.meaning)]
+    if named.edition != edition:
+        return edition, [Remark(RemarkKind.EDITION, named.text, f"« {named.text} » : l'édition choisie ({edition}) l'emporte")]
+    return edition, []
 
 
 def candidate_signals(
@@ -117,7 +141,9 @@ def candidate_signals(
     gives it, None: no dense signals); ``hidden`` situations and
     ``hidden_stories`` (:class:`rules_kb.build.dense.StoryRows`, by number) are left out.
     Empty for a question ``ask`` does not understand."""
-    reading = Reading(kb, question, 1, edition, vector, fusion.weights(dense=vector is not None), hidden, hidden_stories)
+    text, _ = normalise(question)
+    edition, _ = edition_asked(kb, text, edition)
+    reading = Reading(kb, text, 1, edition, vector, fusion.weights(dense=vector is not None), hidden, hidden_stories)
     for step in STEPS[: STEPS.index(rank)]:
         step(reading)
         if reading.unknown:
@@ -126,4 +152,5 @@ def candidate_signals(
     return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
 
 
-__all__ = ["MAX_QUESTION", "STEPS", "Answer", "RuleAnswer", "Verification", "ask", "candidate_signals", "prefetch"]
+__all__ = ["MAX_QUESTION", "STEPS", "Answer", "Remark", "RemarkKind", "RuleAnswer", "Verification", "ask", "candidate_signals",
+           "edition_asked", "prefetch"]

@@ -3,6 +3,7 @@ what was understood of the question."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import NamedTuple
 
 from rules_kb.ask.facts import Facts
@@ -15,6 +16,41 @@ PARTS = {
     "text": "texte", "coverage": "couverture", "concepts": "concepts", "graph": "graphe",
     "checker": "vérification", "situations": "situations", "dense": "sens", "mechanisms": "mécanismes",
 }  # fmt: skip
+
+
+class RemarkKind(Enum):
+    """What ``ask`` says it read in a question beyond its concepts and facts."""
+
+    EDITION = "edition"
+    """The question names an edition of the rules, which is the one asked (:mod:`rules_kb.ask.named_edition`)."""
+    REWRITE = "rewrite"
+    """A word rewritten before reading: accents restored, an SMS spelling or a typo (:mod:`rules_kb.ask.normalise`)."""
+    UNKNOWN_CARD = "unknown_card"
+    """A card name the corpus does not know: its text is not taken into account (:mod:`rules_kb.ask.names`)."""
+    LATER_KEYWORD = "later_keyword"
+    """A keyword of later rules, absent from the corpus's editions (:mod:`rules_kb.ask.names`)."""
+
+    @property
+    def label(self) -> str:
+        """The French name of the kind."""
+        return _REMARK_LABELS[self]
+
+
+_REMARK_LABELS = {
+    RemarkKind.EDITION: "édition", RemarkKind.REWRITE: "réécriture", RemarkKind.UNKNOWN_CARD: "carte inconnue",
+    RemarkKind.LATER_KEYWORD: "mot-clé plus récent",
+}  # fmt: skip
+
+
+class Remark(NamedTuple):
+    """One thing ``ask`` read in the question and says in « Compris »: its
+    ``kind``, the question's ``text`` it is about and what it ``means``, a
+    French phrase (« Carte inconnue du corpus : Phyrexian Metamorph — son
+    texte n'est pas pris en compte »)."""
+
+    kind: RemarkKind
+    text: str
+    meaning: str
 
 
 class RuleAnswer(NamedTuple):
@@ -49,8 +85,11 @@ class Verification(NamedTuple):
     nothing happens), ``applied`` the rule numbers of the events,
     ``examined`` the rules of the state-based effects the facts bear on,
     ``note`` why the checker did not run (``""`` when it ran or had nothing
-    to judge), and ``asked`` the applied rules whose outcome the question
-    asks about (they come first; :func:`rules_kb.ask.verify.asked_about`).
+    to judge), ``asked`` the applied rules whose outcome the question
+    asks about (they come first; :func:`rules_kb.ask.verify.asked_about`),
+    ``missing`` French sentences naming a fact the decision needs and the
+    question does not give (which legend came first…), and ``undecided``
+    the rules that decide once that fact is known (given without a decision).
     """
 
     scenario: str = ""
@@ -60,6 +99,8 @@ class Verification(NamedTuple):
     examined: tuple[str, ...] = ()
     note: str = ""
     asked: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    undecided: tuple[str, ...] = ()
 
 
 class Answer(NamedTuple):
@@ -73,7 +114,9 @@ class Answer(NamedTuple):
     ``unknown`` is True when nothing in the question was recognised:
     ``rules`` is then empty and ``nearest`` lists the terms closest to its
     words. ``notes`` are French sentences on how the answer was made when
-    it is less than usual (the semantic search unavailable).
+    it is less than usual (the semantic search unavailable). ``remarks``
+    (:class:`Remark`) say what was read beyond the concepts and facts: the
+    edition named, words rewritten, unknown card names, later keywords.
     """
 
     question: str
@@ -89,6 +132,7 @@ class Answer(NamedTuple):
     unknown: bool = False
     nearest: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    remarks: tuple[Remark, ...] = ()
 
     def scenario_text(self) -> str:
         """The scenario TOML built from the question; raises

@@ -3,7 +3,7 @@ every candidate rule, part by part."""
 
 from __future__ import annotations
 
-from rules_kb.ask.answer import PARTS, RuleAnswer, Verification
+from rules_kb.ask.answer import PARTS, Remark, RuleAnswer, Verification
 from rules_kb.ask.facts import Facts
 from rules_kb.build.concepts import Concept, ConceptTable, Recognition, read_table
 from rules_kb.build.index import SearchIndex, read_index
@@ -60,7 +60,9 @@ class Reading:
     dense signals), ``hidden`` situations (by number) are left out of the
     situation signals and ``hidden_stories`` (by number) out of the rules'
     profiles (to learn the fusion on the situations and stories themselves),
-    ``notes`` say what the answer lacked. Then ``candidates`` are scored part by part;
+    ``names`` are the later keywords and unknown card names read
+    (:class:`rules_kb.ask.names.Named`), ``notes`` say what the answer lacked, ``remarks`` what was read beyond
+    the concepts and facts (:class:`rules_kb.ask.answer.Remark`). Then ``candidates`` are scored part by part;
     ``verification`` is the checker's; ``answers``, ``rulings`` and
     ``glossary`` make the answer.
     """
@@ -91,6 +93,8 @@ class Reading:
         self.hidden = hidden
         self.hidden_stories = hidden_stories
         self.notes: list[str] = []
+        self.remarks: list[Remark] = []
+        self.names: list = []
         self.dense_parts: dict[str, dict[str, float]] = {}
         self.candidates = Candidates(weights)
         self.verification = Verification()

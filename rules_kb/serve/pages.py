@@ -446,10 +446,14 @@ def question(request):
         _error(main, error)
         return _html(root, api.status(error))
     element(main, "p", f"« {data['question']} »", "question")
+    for note in data.get("notes", []):
+        element(main, "p", note, "note")
+    if data.get("remarks"):
+        element(main, "p", "Compris : " + " ; ".join(remark["meaning"] for remark in data["remarks"]), "muted")
     verification = data.get("verification")
-    if verification and verification.get("outcome"):
+    if verification and (verification.get("outcome") or verification.get("missing")):
         box = element(_section(main, "Verdict du vérificateur", "verdict"), "ul")
-        for line in verification["outcome"]:
+        for line in [*verification.get("missing", []), *verification["outcome"]]:
             element(box, "li", line)
         if verification.get("note"):
             element(box, "li", verification["note"])
