@@ -20,13 +20,13 @@ the same subject.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import re
+from typing import NamedTuple
 
 from rules_kb.build.analysis import analyze
 from rules_kb.build.concepts import ConceptKind, read_table
 from rules_kb.build.index import alternatives_query, check_query, read_index, snippet, terms_of, uses_syntax
+from rules_kb.build.later_keywords import find_later_keywords, later_keyword_named
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
 from rules_kb.loader import KnowledgeBase
@@ -84,7 +84,9 @@ def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[st
     names it has in the documents) and what was understood
     (``"trample → Piétinement"``). A concept whose words the documents
     all use stays as typed ("mort" is searched as "mort", not as the
-    lexicon's *Détruire*): the lexicon only reads the words they lack."""
+    lexicon's *Détruire*): the lexicon only reads the words they lack. A
+    keyword of later rules (:mod:`rules_kb.build.later_keywords`) is said
+    absent from the corpus's editions and searched as its nearest notion."""
     table = kb.cached("concepts", lambda: read_table(kb.store))
     index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
     recognition = table.recognise(query, lambda stem: index.holds("text", stem))
@@ -98,6 +100,13 @@ def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[st
             for name in re.split(r"\s*[,/]\s*", concept.target.name):
                 if name and name not in spoken:
                     spoken.append(name)
+    later = {(start, end): keyword for start, end, keyword in find_later_keywords(query)}
+    whole = later_keyword_named(query)
+    if whole is not None and not later:
+        later[(len(query) - len(query.lstrip()), len(query.rstrip()))] = whole
+    for (start, end), keyword in later.items():
+        names = {span: spoken for span, spoken in names.items() if span[1] <= start or end <= span[0]}
+        names[(start, end)] = [keyword.nearest] if keyword.nearest else []
     parts: list[list[str]] = []
     understood: list[str] = []
     position = 0
@@ -105,7 +114,10 @@ def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[st
         parts.extend([word] for word in query[position:start].split())
         typed = query[start:end]
         parts.append([typed, *spoken])
-        understood.append(f"{typed} → {' / '.join(spoken)}")
+        if (start, end) in later:
+            understood.append(f"{typed} : {later[(start, end)].meaning}")
+        else:
+            understood.append(f"{typed} → {' / '.join(spoken)}")
         position = end
     parts.extend([word] for word in query[position:].split())
     return parts, tuple(understood)

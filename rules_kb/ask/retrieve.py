@@ -29,8 +29,7 @@ TEXT_WEIGHT = 1.0
 COVERAGE_WEIGHT = 0.3
 #: Words of the way players ask, not of the situation: never searched.
 QUESTION_WORDS = frozenset(
-    """veut veux dire quoi comment pourquoi marche marcher fonctionne fonctionner passe passer peux dois faut
-    sais savoir question exemple vrai genre truc trucs ok svp merci bon ben bah hein est-ce pris""".split()
+    ["veut", "veux", "dire", "quoi", "comment", "pourquoi", "marche", "marcher", "fonctionne", "fonctionner", "passe", "passer", "peux", "dois", "faut", "sais", "savoir", "question", "exemple", "vrai", "genre", "truc", "trucs", "ok", "svp", "merci", "bon", "ben", "bah", "hein", "est-ce", "pris"]
 )
 _FIELDS = {"title": 1.0, "text": 1.0, "examples": EXAMPLES_BOOST}
 
@@ -43,11 +42,13 @@ def concept_stems(name: str) -> list[str]:
 def search_words(reading: Reading) -> None:
     """Search the rules (of the edition asked for) with the question's words
     and the concepts' words; score the rules found (parts ``text`` and
-    ``coverage``)."""
+    ``coverage``). The words of names the corpus does not know (an unknown
+    card, a later keyword: ``reading.names``) are not searched."""
     fixed = {correction.word: correction.stem for correction in reading.recognition.corrections}
+    named = {fold(word) for name in reading.names for word in name.text.split()}
     words: dict[str, str] = {}
     for term, original in reading.pairs:
-        if any(char.isdigit() for char in term) or fold(original) in QUESTION_WORDS:
+        if any(char.isdigit() for char in term) or fold(original) in QUESTION_WORDS or fold(original) in named:
             continue
         words.setdefault(fixed.get(fold(original), term), original)
     subqueries = [Term(field, term, boost) for term in words for field, boost in _FIELDS.items()]

@@ -130,6 +130,21 @@ class UnknownTermError(RulesKbError):
         self.remedy = Remedy.SEARCH_TERM
 
 
+class LaterKeywordError(RulesKbError):
+    """A term is a keyword of later rules than the corpus's editions, with no
+    nearest notion in the corpus; ``term`` as typed, ``meaning`` what it is,
+    in French (:mod:`rules_kb.build.later_keywords`)."""
+
+    def __init__(self, term: str, meaning: str) -> None:
+        self.term = term
+        self.meaning = meaning
+        super().__init__(
+            f"« {shortened(term, 80)} » : {meaning}. Le glossaire des règles du corpus ne le définit pas ; "
+            "décrivez ce que fait la capacité avec les mots des règles."
+        )
+        self.remedy = Remedy.SEARCH_TERM
+
+
 class QueryError(RulesKbError):
     """A search or question cannot be run (empty, or only stop words)."""
 

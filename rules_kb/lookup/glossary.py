@@ -28,8 +28,9 @@ import re
 from typing import NamedTuple
 
 from rules_kb.build.glossary import GlossaryIndex
+from rules_kb.build.later_keywords import later_keyword_named
 from rules_kb.build.lexicon import lexicon_text
-from rules_kb.core.errors import QueryError, UnknownTermError
+from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
 from rules_kb.core.model import Document, GlossaryEntry, Rule
 from rules_kb.core.text import fold, singular, term_key
 from rules_kb.loader import KnowledgeBase
@@ -44,7 +45,7 @@ THRESHOLD = 85.0
 SUGGESTED = 50.0
 #: Words a query may leave out or add: the articles and prepositions of headwords
 #: ("Etape de dégagement" is typed "etape degagement").
-SMALL_WORDS = frozenset("a au aux d de des du en et l la le les un une ou par pour sur".split())
+SMALL_WORDS = frozenset(["a", "au", "aux", "d", "de", "des", "du", "en", "et", "l", "la", "le", "les", "un", "une", "ou", "par", "pour", "sur"])
 #: Shortest shortened word standing for the word it starts ("max" for "maximale").
 SHORTENED = 3
 #: Lowest share of an entry's words a word match must cover ("tampon" is half of "Tampon horaire").
@@ -59,6 +60,7 @@ class Definition(NamedTuple):
 
     ``entry`` is the best match; ``match`` says how it matched (``"exact"``
     on its headword or a form, ``"lexicon"`` through the players' words,
+    ``"later"`` the nearest notion of a keyword of later rules,
     ``"words"`` on the words of its headword, ``"approx"`` by likeness, a
     typo; see the module docstring) and ``score`` its
     similarity, 0–100 (100 for ``exact`` and ``lexicon``; for ``words``
@@ -193,9 +195,14 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
     docstring, in order), with the rules it cites and the rules whose text
     uses the term.
 
-    Raises :class:`QueryError` for an empty query and
-    :class:`UnknownTermError` (with the closest headwords, offered as
-    "vouliez-vous dire") when nothing fits well enough.
+    A keyword of later rules (:mod:`rules_kb.build.later_keywords`:
+    "lifelink") is said absent from the corpus's editions, and the entry of
+    its nearest notion answers (``match`` ``"later"``).
+
+    Raises :class:`QueryError` for an empty query,
+    :class:`LaterKeywordError` for a later keyword without a nearest
+    notion, and :class:`UnknownTermError` (with the closest headwords,
+    offered as "vouliez-vous dire") when nothing fits well enough.
     """
     glossary = kb.glossary
     if not term_key(query):
@@ -204,8 +211,15 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
     ranked = scores(glossary, query)
     understood = ""
     by_words: list[tuple[float, int]] = []
+    later = None if exact else later_keyword_named(query)
     if exact:
         best, match, score = exact[0], "exact", 100.0
+    elif later is not None:
+        nearest = glossary.exact(later.nearest) if later.nearest else ()
+        if not nearest:
+            raise LaterKeywordError(query.strip(), later.meaning)
+        best, match, score = nearest[0], "later", 100.0
+        understood = f"{query.strip()} : {later.meaning}"
     elif (read := _understood(kb, query)) is not None:
         (best, understood), match, score = read, "lexicon", 100.0
     elif by_words := word_matches(glossary, query):
