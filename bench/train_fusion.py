@@ -59,6 +59,8 @@ from rules_kb import loader
 from rules_kb.ask import candidate_signals, fusion
 from rules_kb.build import dense, embedding
 from rules_kb.ask.mechanisms import MECHANISMS_FILE
+from rules_kb.build.later_keywords import LATER_KEYWORDS_FILE
+from rules_kb.ask.normalise import SMS_FILE
 from rules_kb.build.lexicon import lexicon_text
 from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 
@@ -92,12 +94,15 @@ FOLDS = 5
 def inputs_fingerprint() -> str:
     """SHA-256 of what the weights are learned from: the situations, the
     tuning and calibration questions, the vectors' fingerprint, the
-    adapter's inputs, the players' lexicon and the mechanisms (what the
-    concepts and mechanisms signals read), the signals' names and how the
+    adapter's inputs, the players' lexicon, the mechanisms, the SMS table
+    and the later keywords (what the concepts, words and mechanisms
+    signals read), the signals' names and how the
     stories weigh one by one in the dense signal."""
     digest = hashlib.sha256()
     digest.update(lexicon_text().encode())
     digest.update(MECHANISMS_FILE.read_bytes())
+    digest.update(SMS_FILE.read_bytes())
+    digest.update(LATER_KEYWORDS_FILE.read_bytes())
     digest.update(train_adapter.inputs_fingerprint().encode())
     digest.update(SITUATIONS_FILE.read_bytes())
     digest.update(set_path("tuning").read_bytes())

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 
+from rules_kb.ask.answer import Remark, RemarkKind
 from rules_kb.ask.facts import extract_facts
+from rules_kb.ask.names import later_keywords, unknown_card_names
 from rules_kb.ask.reading import Reading
-from rules_kb.build.analysis import pairs
+from rules_kb.build.analysis import analyze, pairs
 from rules_kb.build.concepts import Concept, ConceptKind, Target
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import rule_node
+from rules_kb.core.text import fold
 
 #: Rule numbers typed in a question: 420, 420.5, 420.5c.
 RULE_NUMBER_RE = re.compile(r"(?<![\d./])(\d{3}(?:\.\d+[a-z]?)?)(?![\d/]|\.\d)")
@@ -25,7 +28,9 @@ def understand(reading: Reading) -> None:
     question without any significant word."""
     kb, question, edition = reading.kb, reading.question, reading.edition
     index = reading.index
-    reading.recognition = reading.table.recognise(question, lambda stem: index.holds("text", stem))
+    reading.recognition = reading.table.recognise(
+        question, lambda stem: index.holds("text", stem), lambda: kb.cached("vocabulary", lambda: rules_vocabulary(kb))
+    )
     concepts = list(reading.recognition.concepts)
     for match in RULE_NUMBER_RE.finditer(question.lower()):
         number = match.group(1)
@@ -37,7 +42,13 @@ def understand(reading: Reading) -> None:
                         Target(ConceptKind.NUMBER, number, nodes))
             )  # fmt: skip
     concepts.sort(key=lambda concept: concept.start)
-    reading.concepts = concepts
+    read_names(reading, concepts)
+    names = reading.names
+    reading.concepts = [c for c in concepts if not any(n.start <= c.start and c.end <= n.end for n in names)]
+    named = {fold(word) for name in names for word in name.text.split()}
+    if named:
+        kept = tuple(c for c in reading.recognition.corrections if c.word not in named)
+        reading.recognition = reading.recognition._replace(corrections=kept)
     reading.facts = extract_facts(question)
     reading.pairs = pairs(question)
     if not concepts and not reading.facts.checkable:
@@ -48,6 +59,43 @@ def understand(reading: Reading) -> None:
             )
         reading.unknown = True
         reading.nearest = nearest_terms(reading)
+
+
+def rules_vocabulary(kb) -> dict[str, str]:
+    """The words of the rules' titles and texts of five letters or more,
+    folded, → their index term, the most frequent first: what a typo the
+    concepts' phrases do not explain is read as (« blesures » → blessures)."""
+    counts: dict[str, int] = {}
+    stems: dict[str, str] = {}
+    for rule in kb.corpus.rules:
+        for term, original in pairs(f"{rule.title}\n{rule.text}"):
+            word = fold(original)
+            if len(word) >= 5 and word.isalpha():
+                counts[word] = counts.get(word, 0) + 1
+                stems.setdefault(word, term)
+    return {word: stems[word] for word in sorted(counts, key=lambda w: (-counts[w], w))}
+
+
+def read_names(reading: Reading, concepts: list[Concept]) -> None:
+    """The names of the question the corpus does not know
+    (:mod:`rules_kb.ask.names`): later keywords and unknown card names,
+    each said once in the remarks and kept in ``reading.names`` so that
+    their words weigh nothing in the word signals."""
+    index = reading.index
+
+    def known_word(word: str) -> bool:
+        return any(index.holds("text", token.term) for token in analyze(word))
+
+    keywords = later_keywords(reading.question)
+    spans = [(c.start, c.end) for c in concepts] + [(n.start, n.end) for n in keywords]
+    cards = unknown_card_names(reading.question, known_word, spans)
+    reading.names = sorted([*keywords, *cards], key=lambda named: named.start)
+    seen: set[str] = set()
+    for named in reading.names:
+        kind = RemarkKind.UNKNOWN_CARD if named.keyword is None else RemarkKind.LATER_KEYWORD
+        if named.meaning not in seen:
+            seen.add(named.meaning)
+            reading.remarks.append(Remark(kind, named.text, named.meaning))
 
 
 def nearest_terms(reading: Reading, count: int = 5) -> tuple[str, ...]:

@@ -191,7 +191,9 @@ class ConceptTable:
         self.surfaces = surfaces
         self.closeness = closeness
 
-    def _correct(self, tokens: list[_Token], known: Callable[[str], bool]) -> list[Correction]:
+    def _correct(
+        self, tokens: list[_Token], known: Callable[[str], bool], vocabulary: Callable[[], Mapping[str, str]] | None = None
+    ) -> list[Correction]:
         corrections = []
         surfaces: dict[str, str] | None = None
         for token in tokens:
@@ -209,10 +211,14 @@ class ConceptTable:
                 surfaces = self.surfaces()
             allowed = 1 if len(word) < 8 else 2
             found = extractOne(word, list(surfaces), scorer=OSA.distance, score_cutoff=allowed)
+            words = surfaces
+            if found is None and vocabulary is not None:
+                words = vocabulary()
+                found = extractOne(word, list(words), scorer=OSA.distance, score_cutoff=allowed)
             if found is not None:
                 best = found[0]
-                corrections.append(Correction(word, best, surfaces[best]))
-                token.stem = surfaces[best]
+                corrections.append(Correction(word, best, words[best]))
+                token.stem = words[best]
                 token.surface = best
         return corrections
 
@@ -247,16 +253,20 @@ class ConceptTable:
                 found.extend(self.phrases.get(token.stem[:length], ()))
         return found
 
-    def recognise(self, question: str, known: Callable[[str], bool] = lambda stem: True) -> Recognition:
+    def recognise(
+        self, question: str, known: Callable[[str], bool] = lambda stem: True,
+        vocabulary: Callable[[], Mapping[str, str]] | None = None,
+    ) -> Recognition:  # fmt: skip
         """The concepts of ``question``, in the question's order, and the typos corrected.
 
         ``known(stem)`` says whether the rules use a word (stemmed); a word
         neither they nor a phrase know is corrected to the nearest word of a
-        phrase (see the module docstring). Rule numbers are not looked for
-        here (``ask`` reads them).
+        phrase (see the module docstring), else, when ``vocabulary()`` (folded
+        word → stem, the most frequent first) is given, to the nearest of its
+        words. Rule numbers are not looked for here (``ask`` reads them).
         """
         tokens = _tokens(question)
-        corrections = self._correct(tokens, known)
+        corrections = self._correct(tokens, known, vocabulary)
         matches = []  # (words, tokens, position, end, [(target, via)]): the longest phrase from each word
         for position, token in enumerate(tokens):
             best_end, best = -1, []
