@@ -93,7 +93,7 @@ def test_effects_whose_order_decides_the_values_give_the_layer_rules(kb):
     """418.5d, 418.5g (2004): timestamp order; the 0/1 first, then +2/+2: 2/3, not 6/7 nor 0/1."""
     answer = ask(kb, "ma 4/4 devient 0/1 avec un sort puis je lui file +2/+2")
     assert len(answer.facts.creatures) == 1
-    assert answer.verification.outcome[0].startswith("Créature 4/4 (creature-1) : 2/3")
+    assert answer.verification.outcome[0].startswith("Votre 4/4 : 2/3")
     assert numbers(answer)[0].startswith("418.5")
     # changes that only add up need no order: no layer verdict
     answer = ask(kb, "ma 3/3 prend -1/-1 puis +2/+2")
@@ -104,10 +104,10 @@ def test_the_values_a_player_asks_about_are_checked_not_added(kb):
     """200.10 (2004): a +1/+1 counter on a 2/2 makes it 3/3; "elle devient 3/3 ?" is the question."""
     answer = ask(kb, "si je mets un marqueur +1/+1 sur ma 2/2 elle devient 3/3 ?")
     assert len(answer.facts.creatures) == 1 and answer.facts.creatures[0].asked == (3, 3)
-    assert answer.verification.outcome[0].startswith("Créature 2/2 (creature-1) : 3/3")
+    assert answer.verification.outcome[0].startswith("Votre 2/2 : 3/3")
     assert numbers(answer)[0] in {"200.10", "418.5a"}
     wrong = ask(kb, "si je mets un marqueur +1/+1 sur ma 2/2 elle devient 4/4 ?")
-    assert wrong.verification.outcome[0].startswith("Créature 2/2 (creature-1) : 3/3")
+    assert wrong.verification.outcome[0].startswith("Votre 2/2 : 3/3")
     assert wrong.verification.outcome[0].endswith("Pas 4/4.")
 
 

@@ -147,6 +147,16 @@ def test_search_and_question_select_the_rules_they_find(kb):
     assert any("420.5c" in line for line in asked.items[0].outcome)
 
 
+def test_a_question_alone_keeps_the_order_ask_gave(kb):
+    """``export --ask``: the rule that decides first, as ``ask`` ranks it, not in rule order."""
+    from rules_kb.ask import ask
+
+    question = "ma 2/2 a pris 2 dégâts elle meurt ?"
+    ranked = [rule.number for rule in ask(kb, question).rules]
+    asked = select(kb, SelectionRequest(questions=(question,)))
+    assert _numbers(asked) == ranked and ranked[0] == "420.5c"
+
+
 def test_empty_request_is_an_error(kb):
     with pytest.raises(ExportError, match="Rien à exporter"):
         select(kb, SelectionRequest(items=("  ",)))

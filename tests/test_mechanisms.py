@@ -39,6 +39,7 @@ def _raised(question: str) -> set[str]:
         ("je l'exile et elle revient en jeu aussitôt, elle garde son aura ?", "217.1c"),
         ("quand mon golem quitte le jeu, je pioche une carte ; il est détruit avec le reste", "410.10d"),
         ("deux capacités se déclenchent en même temps, laquelle va en premier ?", "410.3"),
+        ("je joue une aura sur son ours, il le sacrifie en réponse : et mon aura ?", "413.2a"),
     ],
 )
 def test_a_story_raises_its_mechanism(story, rule):

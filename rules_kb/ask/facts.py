@@ -93,6 +93,11 @@ _TOUGHNESS_RE = re.compile("endurance" + _VALUE)
 _POWER_RE = re.compile("force" + _VALUE)
 _LEGENDS_RE = re.compile(r"\b(?:deux|2|plusieurs|trois|3)\s+(?:\w+\s+){0,2}legend|meme\s+legende")
 _SAME_NAME_RE = re.compile(r"meme\s+nom")
+#: Words telling which of two legends came first (folded): one already there, then the other.
+_ORDER_RE = re.compile(
+    r"\b(?:puis|ensuite|apres|nouvelle|deuxieme|seconde|2e|2eme|autre|deja|depuis|vient|arrive\w*|joue\w*|pose\w*|lance\w*"
+    r"|plus\s+ancienne|premiere)\b"
+)
 _EMPTY_LIBRARY_RE = re.compile(
     r"(?:biblio\w*|library|deck)\s+(?:est\s+|etait\s+)?vide|plus\s+de\s+cartes?\s+dans\s+(?:sa|ma|la|son|mon)\s+(?:biblio|deck)"
     r"|empty\s+library"
@@ -119,11 +124,15 @@ _ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equi
 _ATTACHMENT_GONE_RE = re.compile(
     r"\b(?:aura|equipement)\s+(?:\w+\s+){0,2}(?:part|partent|meurt|est detruite?|va au cimetiere|quitte le jeu|cible)"
     r"|\bdetrui\w*\s+(?:\w+\s+){0,7}(?:enchantements|auras|equipements|artefacts)\b"
-    r"|\b(?:lance|lancer|joue|jouer)\s+(?:\w+\s+){0,2}aura\b"
+    r"|\b(?:lance|lancer|joue|jouer|cast)\s+(?:\w+\s+){0,2}aura\b"
 )
-_OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui)\b")
-_THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur)\b|adverse")
-_MINE_RE = re.compile(r"\b(?:ma|mon|mes|je|j)\b")
+#: The creature left while the aura was a spell on the stack (in response to it): the aura never
+#: got attached, and its spell is countered on resolution (413.2a), not put into the graveyard by 420.5d.
+_ON_STACK_RE = re.compile(r"\ben reponse\b|\bavant (?:que|qu'|la resolution)|\bsur la pile\b|\bin response\b")
+#: Who a fact is about, in French or English ("mon adversaire", "my opponent", "il": the opponent).
+_OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui|opponent'?s?|he|she|his|her|him|they|their)\b")
+_THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur|his|her|their|opponent'?s?)\b|adverse")
+_MINE_RE = re.compile(r"\b(?:ma|mon|mes|je|j|i|my|me|mine)\b")
 
 #: The player names of the scenarios built from questions.
 YOU = "Vous"
@@ -140,7 +149,19 @@ class Creature:
     ``modifiers`` (signed P/T effects until end of turn), its ``controller``
     (:data:`YOU` or :data:`OPPONENT`) and ``[start, end)`` where it is told."""
 
-    __slots__ = ("start", "end", "controller", "power", "toughness", "damage", "counters", "modifiers", "changes", "asked")
+    __slots__ = (
+        "asked",
+        "changes",
+        "controller",
+        "counters",
+        "damage",
+        "end",
+        "modifiers",
+        "power",
+        "printed",
+        "start",
+        "toughness",
+    )
 
     def __init__(self, start: int, end: int, controller: str, power: int | None = None, toughness: int | None = None) -> None:
         self.start = start
@@ -148,6 +169,8 @@ class Creature:
         self.controller = controller
         self.power = power
         self.toughness = toughness
+        self.printed = power is not None and toughness is not None
+        """Whether the question tells both its power and toughness ("ma 2/2"), not only one of them."""
         self.damage = 0
         self.counters: dict[str, int] = {}
         self.modifiers: list[tuple[int, int]] = []
@@ -175,8 +198,11 @@ class Creature:
 
     @property
     def label(self) -> str:
-        """``"Créature 2/2"`` (the printed values)."""
-        return f"Créature {self.power}/{self.toughness}"
+        """How the question names it, from the asking player's side:
+        ``"votre 2/2"``, ``"sa 3/3"``, ``"votre créature"`` (its power and
+        toughness when both are told, never a value the question does not give)."""
+        owner = "votre" if self.controller == YOU else "sa"
+        return f"{owner} {self.power}/{self.toughness}" if self.printed else f"{owner} créature"
 
 
 class Fact(NamedTuple):
@@ -200,6 +226,9 @@ class Facts(NamedTuple):
     life: tuple[tuple[str, int], ...] = ()
     poison: tuple[tuple[str, int], ...] = ()
     legends: bool = False
+    legends_ordered: bool = False
+    """Whether the question tells which legend came first ("j'en ai une, je joue la deuxième"):
+    without it, which one stays (420.5e) is a fact the question does not give."""
     attachment: str = ""
     """``"aura"`` or ``"équipement"`` when the question tells one attached to
     a creature that leaves play, ``""`` otherwise."""
@@ -280,7 +309,7 @@ def _player_before(folded: str, start: int) -> str:
 
 def _creature_owner(folded: str, start: int) -> str:
     before = folded[max(0, start - 14) : start]
-    return OPPONENT if _THEIR_RE.search(before) and not re.search(r"\b(?:ma|mon|mes)\b", before) else YOU
+    return OPPONENT if _THEIR_RE.search(before) and not re.search(r"\b(?:ma|mon|mes|my)\b", before) else YOU
 
 
 def _nearest(creatures: list[Creature], position: int) -> Creature | None:
@@ -349,7 +378,7 @@ def extract_facts(question: str) -> Facts:
         amount = _number(match.group(1))
         if creature is not None and amount > 0:
             creature.damage += amount
-            note(match, f"{amount} blessure{'s' if amount > 1 else ''} sur la {creature.label.lower()}")
+            note(match, f"{amount} blessure{'s' if amount > 1 else ''} sur {creature.label}")
         elif amount > 0:
             note(match, f"{amount} blessure{'s' if amount > 1 else ''}")
             unplaced.append(question[match.start() : match.end()])
@@ -382,20 +411,20 @@ def extract_facts(question: str) -> Facts:
             creature.counters[kind] = creature.counters.get(kind, 0) + amount
             creature.changes += [(match.start(), "counter", int(match.group(1)), int(match.group(2)))] * amount
             counter_end = match.end()
-            note(match, f"{amount} marqueur{'s' if amount > 1 else ''} {kind} sur la {creature.label.lower()}")
+            note(match, f"{amount} marqueur{'s' if amount > 1 else ''} {kind} sur {creature.label}")
         else:
             creature.modifiers.append((int(match.group(1)), int(match.group(2))))
             creature.changes.append((match.start(), "modify", int(match.group(1)), int(match.group(2))))
-            note(match, f"effet {kind} jusqu'à la fin du tour sur la {creature.label.lower()}")
+            note(match, f"effet {kind} jusqu'à la fin du tour sur {creature.label}")
     for match, creature in becomes:
         power, toughness = int(match.group(1)), int(match.group(2))
         if creature.values_before(match.start()) == (power, toughness) or re.match(r"\s*\?", text[match.end() :]):
             creature.asked = (power, toughness)
-            note(match, f"la {creature.label.lower()} devient {power}/{toughness} (le résultat demandé)")
+            note(match, f"{creature.label} devient {power}/{toughness} (le résultat demandé)")
             continue
         creature.changes.append((match.start(), "set", power, toughness))
         creature.changes.sort()
-        note(match, f"effet : la {creature.label.lower()} devient {power}/{toughness}")
+        note(match, f"effet : {creature.label} devient {power}/{toughness}")
     life: dict[str, int] = {}
     for match in _LIFE_RE.finditer(text):
         player = _player_before(text, match.start())
@@ -413,6 +442,7 @@ def extract_facts(question: str) -> Facts:
     if found:
         legends = True
         note(found, "deux permanents légendaires du même nom")
+    legends_ordered = legends and bool(_ORDER_RE.search(text))
     token_zone = ""
     token = _TOKEN_RE.search(text)
     if token:
@@ -427,7 +457,7 @@ def extract_facts(question: str) -> Facts:
     hypothetical = _alternatives_start(text, listed=True)
     gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text)) and found.start() < hypothetical]
     told = text[: _asking_start(text)]  # what happened, not what the player asks
-    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told):
+    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told) and not _ON_STACK_RE.search(text):
         leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
         attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
         start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
@@ -442,6 +472,7 @@ def extract_facts(question: str) -> Facts:
         life=tuple(life.items()),
         poison=tuple(poison.items()),
         legends=legends,
+        legends_ordered=legends_ordered,
         attachment=attachment,
         attachment_zone=attachment_zone,
         token_zone=token_zone,
@@ -500,11 +531,30 @@ def _title(question: str) -> str:
     return first if len(first) <= MAX_TITLE else first[: MAX_TITLE - 1] + "…"
 
 
+def permanent_names(facts: Facts) -> list[str]:
+    """The name of each creature of ``facts`` in the scenario, as the
+    question names it, capitalised ("Votre 2/2", "Sa créature"), with its
+    rank when two are named alike ("Votre 2/2, la deuxième")."""
+    labels = [creature.label[0].upper() + creature.label[1:] for creature in facts.creatures]
+    ranks = ("première", "deuxième", "troisième", "quatrième", "cinquième")
+    names, seen = [], {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        count = seen[label]
+        if labels.count(label) > 1:
+            names.append(f"{label}, la {ranks[count - 1]}" if count <= len(ranks) else f"{label}, n° {count}")
+        else:
+            names.append(label)
+    return names
+
+
 def scenario_toml(facts: Facts, question: str, edition: str) -> str:
     """The scenario TOML of ``facts``, for the checker's ``edition``: two
     players (:data:`YOU` and :data:`OPPONENT`), one permanent per creature
     (``creature-1``…, timestamps in the question's order), its effects,
-    for legends two legendary creatures named "Légende", and a token 1/1
+    for legends two legendary creatures named "Légende" when the question
+    tells which came first (else their order is a fact it does not give),
+    and a token 1/1
     in the zone told; titled with the question's first line (see
     :func:`commented` for the comment ``ask --scenario`` prints first)."""
     lines = [
@@ -522,11 +572,12 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
             lines.append("drew_from_empty_library = true")
     timestamp = 0
     effects = []
+    names = permanent_names(facts)
     for number, creature in enumerate(facts.creatures, start=1):
         timestamp += 1
         ident = f"creature-{number}"
         lines += [
-            "", "[[permanent]]", f"id = {_toml(ident)}", f"name = {_toml(creature.label)}",
+            "", "[[permanent]]", f"id = {_toml(ident)}", f"name = {_toml(names[number - 1])}",
             f"controller = {_toml(creature.controller)}", 'card_types = ["créature"]',
             f"power = {creature.power}", f"toughness = {creature.toughness}",
         ]  # fmt: skip
@@ -535,8 +586,8 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
         if creature.counters:
             lines.append(f"counters = {_toml(creature.counters)}")
         lines.append(f"timestamp = {timestamp}")
-        effects += [(position, ident, creature.label, kind, values) for position, kind, *values in creature.changes if kind != "counter"]
-    if facts.legends:
+        effects += [(position, ident, names[number - 1], kind, values) for position, kind, *values in creature.changes if kind != "counter"]
+    if facts.legends and facts.legends_ordered:
         for rank in (1, 2):
             timestamp += 1
             lines += [

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from rules_kb.ask.answer import Verification
-from rules_kb.ask.facts import Facts, scenario_toml
+from rules_kb.ask.facts import Facts, permanent_names, scenario_toml
 from rules_kb.ask.reading import Reading
 from rules_kb.core.model import rule_node
 from rules_kb.core.text import fold_aligned
@@ -28,6 +28,8 @@ from rules_kb.loader import KnowledgeBase
 CHECKER_APPLIED = 10.0
 #: The reason given for them.
 APPLIED_REASON = "le vérificateur l'applique à la situation"
+#: The reason given for a rule that decides once a fact the question does not give is known.
+UNDECIDED_REASON = "règle qui tranche la situation, selon un fait que la question ne donne pas"
 
 #: The words (folded) by which a question asks about the outcome of each state-based effect
 #: (:class:`rules_kb.checker.editions.StateBasedAction` values), from the rules' own words (420.5:
@@ -111,6 +113,10 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
     chosen, note = checker_edition(kb, edition)
     if chosen is None:
         return Verification(note=note)
+    missing, undecided = missing_facts(facts, chosen)
+    if missing and not _judged(facts):
+        return Verification(missing=missing, undecided=undecided,
+                            asked=tuple(undecided) if _asks_about(question, undecided_kinds(facts)) else ())  # fmt: skip
     from rules_kb.checker.editions import StateBasedAction  # the checker: only for a board
     from rules_kb.checker.report import check_scenario, describe
     from rules_kb.checker.scenario import ScenarioError, parse_scenario
@@ -126,7 +132,7 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
     before = resolution.initial
     for round_ in resolution.rounds:
         for event in round_.events:
-            outcome.append(describe(event, before))
+            outcome.append(describe(event, before, ids=False))
             applied.append(event.rule)
         before = round_.state
     layered = _layer_outcome(report, facts)
@@ -151,7 +157,46 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
         outcome.append(f"Tous les joueurs perdent en même temps : la partie est nulle ({chosen.draw_rule}).")
     if facts.incomplete:
         note = facts.incomplete[0].upper() + facts.incomplete[1:] + "."
-    return Verification(text, report, tuple(outcome), tuple(dict.fromkeys(applied)), tuple(seen), note, tuple(dict.fromkeys(asked)))
+    if missing and _asks_about(question, undecided_kinds(facts)):
+        asked += undecided
+    return Verification(text, report, tuple(outcome), tuple(dict.fromkeys(applied)), tuple(seen), note,
+                        tuple(dict.fromkeys(asked)), missing, undecided)  # fmt: skip
+
+
+def undecided_kinds(facts: Facts) -> list[str]:
+    """The state-based effects (:class:`StateBasedAction` values) whose decision needs a fact the question does not give."""
+    return ["legend_rule"] if facts.legends and not facts.legends_ordered else []
+
+
+def missing_facts(facts: Facts, chosen) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The facts a decision needs that ``facts`` do not give, in French, and
+    the rules of ``chosen`` (a checker edition) that decide once they are
+    known. Two legends of one name: which one has been a legend the longest
+    (420.5e keeps it and puts the others into the graveyard; all of them
+    when none has)."""
+    from rules_kb.checker.editions import StateBasedAction
+
+    sentences, rules = [], []
+    if "legend_rule" in undecided_kinds(facts):
+        number = chosen.rule_of(StateBasedAction.LEGEND_RULE)
+        sentences.append(
+            "Deux légendes du même nom : la question ne dit pas laquelle est en jeu depuis le plus longtemps. "
+            f"Celle-là reste, les autres vont au cimetière de leur propriétaire ; à égalité, toutes y vont ({number})."
+        )
+        rules.append(number)
+    return tuple(sentences), tuple(rules)
+
+
+def _judged(facts: Facts) -> bool:
+    """Whether the facts hold more than what a missing fact leaves undecided."""
+    return bool(facts.life or facts.poison or facts.empty_library or facts.token_zone or facts.attachment or any(
+        c.damage or c.counters or c.changes or (c.toughness is not None and c.toughness <= 0) for c in facts.creatures
+    ))  # fmt: skip
+
+
+def _asks_about(question: str, kinds: list[str]) -> bool:
+    asking = asked_about(question)
+    return any(re.search(OUTCOME_WORDS[kind], asking) for kind in kinds)
 
 
 def asked_about(question: str) -> str:
@@ -165,7 +210,19 @@ def asked_about(question: str) -> str:
 def verify(reading: Reading) -> None:
     """Part ``checker``: the checker's verdict on the question's board."""
     kb, candidates = reading.kb, reading.candidates
-    found = reading.verification = verification(kb, reading.question, reading.facts, reading.edition)
+    found = verification(kb, reading.question, reading.facts, reading.edition)
+    cards = [named.text for named in reading.names if named.keyword is None]
+    if cards and (found.applied or found.undecided):
+        shown = ", ".join(f"« {card} »" for card in dict.fromkeys(cards))
+        found = found._replace(outcome=(*found.outcome, (
+            f"Le texte de {shown} n'est pas dans le corpus : ce verdict suppose que "
+            f"{'cette carte ne change' if len(set(cards)) == 1 else 'ces cartes ne changent'} aucune règle."
+        )))  # fmt: skip
+    reading.verification = found
+    for rank, number in enumerate(found.undecided):
+        rule = kb.rule(number, reading.edition or kb.default_edition) or kb.rule(number, kb.default_edition)
+        if rule is not None:
+            candidates.add(rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, UNDECIDED_REASON)
     if found.report is None:
         return
     texts = found.report.texts
@@ -186,6 +243,7 @@ def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
     -1/-1, counters) give the same values in any order: no sentence."""
     found = []
     layering = report.layering
+    names = permanent_names(facts)
     for number, creature in enumerate(facts.creatures, start=1):
         ident = f"creature-{number}"
         steps = [step for _, steps in layering.history(ident) for step in steps]
@@ -196,7 +254,7 @@ def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
         counters = ", ".join(f"{count} × {kind}" for kind, count in creature.counters.items())
         told = " puis ".join(f"« {step.text.rstrip('.')} »" if step.text else f"ses marqueurs ({counters})" for step in steps)
         rules = list(dict.fromkeys(rule for step in steps for rule in step.rules))
-        sentence = f"{creature.label} ({ident}) : {values.power}/{values.toughness} — {told} ({', '.join(rules)})."
+        sentence = f"{names[number - 1]} : {values.power}/{values.toughness} — {told} ({', '.join(rules)})."
         if creature.asked is not None and creature.asked != (values.power, values.toughness):
             sentence += f" Pas {creature.asked[0]}/{creature.asked[1]}."
         found.append((sentence, rules))

@@ -195,19 +195,21 @@ def changes(before: Characteristics, after: Characteristics) -> list[str]:
     return [f"{FIELD_LABELS[key]} : {new[key] or 'aucune'}" for key in FIELD_LABELS if old[key] != new[key]]
 
 
-def object_label(state: GameState, object_id: str) -> str:
-    """``"Ours runegriffe (ours)"``: an object's name and id, or the id alone."""
+def object_label(state: GameState, object_id: str, ids: bool = True) -> str:
+    """``"Ours runegriffe (ours)"``: an object's name and id, or the id alone;
+    without ``ids``, its name alone (the id when it has none)."""
     obj = state.object(object_id)
     if obj is None or obj.name == object_id:
         return object_id
-    return f"{obj.name} ({object_id})"
+    return f"{obj.name} ({object_id})" if ids else obj.name
 
 
-def describe(event: Event, before: GameState) -> str:
+def describe(event: Event, before: GameState, ids: bool = True) -> str:
     """One French sentence for an event, against the state it was found in:
     ``"Ours runegriffe (ours) : détruit — 2 blessures, endurance 2 :
-    blessures fatales (420.5c)"``."""
-    who = [object_label(before, oid) for oid in event.objects] + list(event.players)
+    blessures fatales (420.5c)"``; without ``ids``, the objects by their
+    names alone (a scenario built from a question names them as it does)."""
+    who = [object_label(before, oid, ids) for oid in event.objects] + list(event.players)
     return f"{', '.join(who)} : {event.action.label} — {event.reason} ({event.rule})"
 
 

@@ -106,7 +106,7 @@ class Selection:
     ``items`` one :class:`Selected` per part asked for, in the order asked;
     ``rules`` the selected rules without duplicates, by edition (newest
     complete first, as :attr:`rules_kb.kb.KnowledgeBase.editions`) then
-    rule order; ``glossary`` the entries selected by term; ``cards`` the FAQ
+    rule order — but for a question alone, in the order ``ask`` ranked them; ``glossary`` the entries selected by term; ``cards`` the FAQ
     cards selected by name; ``warnings`` French sentences about parts that
     selected less than asked (a range end that does not exist).
     """
@@ -234,11 +234,11 @@ class _Collector:
         self.cards: dict[str, Card] = {}
         self.warnings: list[str] = []
 
-    def add(self, kind: str, text: str, label: str, rules, outcome: tuple[str, ...] = ()) -> None:
+    def add(self, kind: str, text: str, label: str, rules, outcome: tuple[str, ...] = (), ranked: bool = False) -> None:
         rules = list(dict.fromkeys(rules))
         for rule in rules:
             self.rules.setdefault(rule.key, rule)
-        keys = tuple(rule.key for rule in sorted(rules, key=self.order))
+        keys = tuple(rule.key for rule in (rules if ranked else sorted(rules, key=self.order)))
         self.items.append(Selected(kind, text, label, keys, outcome))
 
     def order(self, rule: Rule) -> tuple:
@@ -343,12 +343,18 @@ class _Collector:
         if not rules:
             self.warnings.append(f"La question « {question} » ne mène à aucune règle.")
         outcome = answer.verification.outcome if answer.verification else ()
-        self.add("question", question.strip(), f"réponse à « {question.strip()} » ({len(rules)} règles)", rules, outcome)
+        self.add("question", question.strip(), f"réponse à « {question.strip()} » ({len(rules)} règles)", rules, outcome,
+                 ranked=True)  # fmt: skip
 
     def selection(self) -> Selection:
+        items = tuple(self.items)
+        if len(items) == 1 and items[0].kind == "question":  # the answer's order: the rule that decides first
+            rules = tuple(self.rules[key] for key in items[0].rules)
+        else:
+            rules = tuple(sorted(self.rules.values(), key=self.order))
         return Selection(
-            tuple(self.items),
-            tuple(sorted(self.rules.values(), key=self.order)),
+            items,
+            rules,
             tuple(self.glossary.values()),
             tuple(self.cards.values()),
             tuple(dict.fromkeys(self.warnings)),

@@ -1,0 +1,259 @@
+"""What ``ask`` reads beyond concepts and facts (issue 33): the edition a
+question names, names the corpus does not know (later keywords, unknown
+cards), and verdicts from the facts read only, objects named as the
+question names them."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_kb.ask import RemarkKind, ask
+from rules_kb.ask.named_edition import named_edition
+from rules_kb.ask.names import Named, later_keywords, read_later_keywords, unknown_card_names
+from rules_kb.serialize import answer_dict
+
+INTERNAL_ID_RE = re.compile(r"\b(?:creature-\d+|legende-\d|creature-partie|effet-\d+)\b")
+
+
+def remarks(answer, kind: RemarkKind) -> list[str]:
+    return [remark.meaning for remark in answer.remarks if remark.kind is kind]
+
+
+# -- the edition named ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "edition", "restricts"),
+    [
+        ("Règles 2011 : un effet donne +1/+1 aux créatures blanches, laquelle l'a ?", "2011", True),
+        ("selon les règles de 2011, un effet qui change le nom s'applique quand ?", "2011", True),
+        ("avec les règles actuelles (2011), un effet continu dure combien ?", "2011", True),
+        ("en 2004, les blessures de combat vont sur la pile ?", "2004", True),
+        ("d'après les règles complètes de 2004, la brûlure de mana existe ?", "2004", True),
+        ("avec la FAQ Spirale temporelle, la suspension marche comment ?", "2006-faq", False),
+        ("avec la faq spirale temporelle, un sort avec fraction de seconde", "2006-faq", False),
+    ],
+)
+def test_an_edition_named_in_the_question_is_read(kb, question, edition, restricts):
+    named = named_edition(kb, question)
+    assert named is not None and named.edition == edition and named.restricts is restricts
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["ma 2/2 a pris 2 blessures, elle meurt ?", "j'ai 2004 points de vie", "il a 20 pv et moi 11"],
+)
+def test_no_edition_is_read_where_none_is_named(kb, question):
+    assert named_edition(kb, question) is None
+
+
+def test_the_edition_named_is_the_edition_asked_and_said_in_understood(kb):
+    answer = ask(kb, "Règles 2011 : un effet qui donne +1/+1 aux créatures blanches jusqu'à la fin du tour, "
+                     "une créature devient blanche ensuite, elle a le bonus ?")  # fmt: skip
+    assert answer.rules and {rule.edition for rule in answer.rules} == {"2011"}
+    assert any("2011" in meaning for meaning in remarks(answer, RemarkKind.EDITION))
+
+
+def test_the_edition_chosen_wins_over_the_one_named(kb):
+    answer = ask(kb, "Règles 2011 : un effet continu dure combien de temps ?", edition="2004")
+    assert {rule.edition for rule in answer.rules} == {"2004"}
+    assert any("l'emporte" in meaning for meaning in remarks(answer, RemarkKind.EDITION))
+
+
+# -- names the corpus does not know ---------------------------------------------
+
+
+def test_every_later_keyword_names_its_year_and_a_real_nearest_notion(kb):
+    """Each entry of later-keywords.tsv cites its source (players' usage, the set it appeared in)
+    and points, when it has one, to a glossary term of the corpus."""
+    terms = {entry.term for entry in kb.glossary.entries}
+    keywords = read_later_keywords()
+    assert len(keywords) >= 10
+    for keyword in keywords:
+        assert 2004 <= keyword.year <= 2026 and str(keyword.year) in keyword.source, keyword
+        assert not keyword.nearest or keyword.nearest in terms, keyword
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("sa créature a deathtouch et trample, je bloque avec ma 2/2", "contact mortel"),
+        ("ma 3/3 a le lien de vie, je gagne combien ?", "lien de vie"),
+        ("il a une 2/2 avec menace, je peux la bloquer avec une seule ?", "menace"),
+        ("my creature has lifelink, do I gain life?", "lien de vie"),
+    ],
+)
+def test_a_later_keyword_is_reported_never_dropped(kb, question, name):
+    answer = ask(kb, question)
+    said = remarks(answer, RemarkKind.LATER_KEYWORD)
+    assert any(name in meaning and "absent des éditions du corpus" in meaning for meaning in said), said
+
+
+@pytest.mark.parametrize("question", ["c'est une menace pour mon board", "il est à portée de main", "le joueur défenseur bloque"])
+def test_a_french_word_is_no_keyword_outside_an_ability(question):
+    assert later_keywords(question) == []
+
+
+def _known(word: str) -> bool:
+    return word in {"creature", "joue", "jouer", "ange", "plaine", "carte", "terrain", "jeton", "soldat", "main"}
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Je joue Wrath of God, il répond avec Foudre sur ma créature", ["Wrath of God", "Foudre"]),
+        ("Mon Phyrexian Metamorph copie son artefact", ["Phyrexian Metamorph"]),
+        ("il controle un ange de platine, il a perdu ?", ["ange de platine"]),
+        ("Quand l'Ange de Serra attaque, elle s'engage ?", ["Ange de Serra"]),
+        ("Mon adversaire joue une carte de terrain", []),
+        ("Il met un jeton de soldat en jeu", []),
+    ],
+)
+def test_unknown_card_names_are_read(question, names):
+    assert [named.text for named in unknown_card_names(question, _known)] == names
+
+
+def test_a_name_recognised_as_a_concept_is_not_unknown():
+    question = "j'ai une Huitre Geante en jeu"
+    assert unknown_card_names(question, _known, [(question.index("Huitre"), question.index(" en jeu"))]) == []
+
+
+def test_a_faq_card_is_found_whatever_its_case_or_accents(kb):
+    for question in ("j'ai une huitre geante en jeu, elle se dégage ?", "J'AI UNE HUÎTRE GÉANTE EN JEU"):
+        answer = ask(kb, question)
+        assert any(concept.target.kind.value == "card" for concept in answer.concepts), question
+        assert not remarks(answer, RemarkKind.UNKNOWN_CARD)
+        assert answer.rulings and answer.rulings[0].card == "Huître géante"
+
+
+def test_an_unknown_card_weighs_nothing_in_the_words_and_is_said_once(kb):
+    answer = ask(kb, "Je joue Wrath of God puis encore Wrath of God, ses créatures sont détruites ?")
+    said = remarks(answer, RemarkKind.UNKNOWN_CARD)
+    assert said == ["Carte inconnue du corpus : Wrath of God — son texte n'est pas pris en compte"]
+    assert not {"wrath", "god"} & {term.casefold() for term in answer.terms}
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_names_are_read_from_any_text(text):
+    found = later_keywords(text) + unknown_card_names(text, lambda word: False)
+    assert all(isinstance(named, Named) and text[named.start : named.end] == named.text for named in found)
+
+
+# -- verdicts from the facts read -------------------------------------------------
+
+
+def test_a_card_whose_text_is_unknown_is_said_in_the_verdict(kb):
+    """420.5a (2004) decides 0 life; the card named may change that rule, which the corpus cannot tell."""
+    answer = ask(kb, "mon adversaire est a 0 pv mais il controle un ange de platine, il a perdu ?")
+    outcome = " ".join(answer.verification.outcome)
+    assert "Adversaire : perd la partie" in outcome and "420.5a" in outcome
+    assert "« ange de platine » n'est pas dans le corpus : ce verdict suppose que cette carte ne change aucune règle" in outcome
+
+
+def test_the_opponent_is_the_opponent_in_english_too(kb):
+    """420.5h (2004): ten poison counters; "my opponent" is the opponent."""
+    answer = ask(kb, "my opponent has 10 poison counters, does he lose?")
+    assert answer.verification.outcome[0].startswith("Adversaire : perd la partie")
+
+
+def test_which_legend_stays_is_a_fact_the_question_must_give(kb):
+    """420.5e (2004): all but the one that has been a legend the longest; the question does not say which."""
+    answer = ask(kb, "j'ai 2 légendes avec le même nom en jeu")
+    verification = answer.verification
+    assert verification.missing and "ne dit pas laquelle" in verification.missing[0]
+    assert verification.undecided == ("420.5e",) and not verification.applied
+    assert answer.rules[0].number == "420.5e"
+    told = ask(kb, "j'ai une légende en jeu et je joue une deuxième légende du même nom, laquelle reste ?")
+    assert "420.5e" in told.verification.applied and not told.verification.missing
+
+
+def test_a_value_never_given_is_never_shown(kb):
+    """420.5b (2004): toughness 0; the question gives no power, the verdict shows none."""
+    answer = ask(kb, "ma créature a une endurance de 0, elle meurt ?")
+    outcome = " ".join(answer.verification.outcome)
+    assert outcome.startswith("Votre créature : mis au cimetière") and "0/0" not in outcome
+
+
+def test_an_aura_whose_creature_left_in_response_was_never_attached(kb):
+    """413.2a (2004): the aura spell's target left before it resolved; 420.5d would need an attached aura."""
+    answer = ask(kb, "je mets une aura sur sa creature, il la sacrifie en réponse, mon aura va où ?")
+    assert not answer.facts.attachment and "420.5d" not in answer.verification.applied
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ma 2/2 a pris 2 dégâts elle meurt ?",
+        "ma 4/4 devient 0/1 avec un sort puis je lui file +2/+2",
+        "j'ai 2 légendes avec le même nom en jeu",
+        "ma 3/3 bloque sa 2/2 et prend 2 blessures, et sa 2/2 prend 3 blessures",
+        "mon aura est sur ma créature qui meurt, elle va où ?",
+        "mon jeton va au cimetière, il y reste ?",
+    ],
+)
+def test_no_internal_id_in_what_a_judge_reads(kb, question):
+    data = answer_dict(ask(kb, question))
+    shown = json.dumps({key: data[key] for key in ("verification", "facts", "remarks")}, ensure_ascii=False)
+    shown += json.dumps([rule["why"] for rule in data["rules"]], ensure_ascii=False)
+    assert not INTERNAL_ID_RE.search(json.dumps(data["verification"]["outcome"], ensure_ascii=False)), shown
+    assert not INTERNAL_ID_RE.search(json.dumps(data["facts"], ensure_ascii=False))
+
+
+# -- the SMS spellings -------------------------------------------------------------
+
+
+def test_every_sms_spelling_cites_its_source_and_is_no_lexicon_form():
+    """The table rewrites what players text; a form the players' lexicon reads already is not rewritten twice."""
+    from rules_kb.ask.normalise import sms_table
+    from rules_kb.build.lexicon import load_lexicon
+
+    table = sms_table()
+    assert len(table) >= 40
+    lexicon = {entry.form for entry in load_lexicon()}
+    for form, (meaning, source) in table.items():
+        assert source.startswith(("usage SMS", "abrégé des joueurs")), form
+        assert form not in lexicon, form
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        ("jpeu repondre qd il attaque ?", "je peux repondre quand il attaque ?"),
+        ("ki a la priorite ds l'etape de fin", "qui a la priorite dans l'etape de fin"),
+        ("jbloque sa crea", "je bloque sa créature"),
+        ("c'est ma créature, j'ai la priorité", "c'est ma créature, j'ai la priorité"),
+    ],
+)
+def test_sms_spellings_are_rewritten_and_said(question, text):
+    from rules_kb.ask.normalise import normalise
+
+    rewritten, rewrites = normalise(question)
+    assert rewritten == text
+    assert all(question[r.start : r.end] == r.original for r in rewrites)
+
+
+def test_rewrites_are_said_in_understood_and_the_dense_model_reads_the_original(kb):
+    answer = ask(kb, "jpeu repondre qd il joue un sort ?")
+    assert answer.question == "jpeu repondre qd il joue un sort ?"
+    assert {"« jpeu » → je peux", "« qd » → quand"} <= set(remarks(answer, RemarkKind.REWRITE))
+
+
+def test_a_typo_of_any_word_of_the_rules_is_corrected(kb):
+    answer = ask(kb, "sa creature a 3 blesures, elle va au cimetierre ?")
+    assert {("blesures", "blessures"), ("cimetierre", "cimetiere")} <= {(c.word, c.fixed) for c in answer.corrections}
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=300, deadline=None)
+def test_normalise_reads_any_text(text):
+    from rules_kb.ask.normalise import normalise
+
+    rewritten, rewrites = normalise(text)
+    assert isinstance(rewritten, str)
+    assert all(text[r.start : r.end] == r.original for r in rewrites)
