@@ -257,3 +257,22 @@ def test_normalise_reads_any_text(text):
     rewritten, rewrites = normalise(text)
     assert isinstance(rewritten, str)
     assert all(text[r.start : r.end] == r.original for r in rewrites)
+
+
+# -- the rules cited together ---------------------------------------------------------
+
+
+def test_companions_are_the_rules_the_stories_cite_together(kb):
+    """A rule B is a companion of A in the share of A's stories that B decides too (add-one smoothed)."""
+    from rules_kb.build.dense import read_vectors
+
+    index = read_vectors(kb)
+    companions = index.companions()
+    number, nodes = next((n, list(dict.fromkeys(nodes))) for n, nodes in enumerate(index.story_nodes) if len(set(nodes)) >= 2)
+    first, second = nodes[0], nodes[1]
+    told = sum(first in story for story in index.story_nodes)
+    together = sum(first in story and second in story for story in index.story_nodes)
+    assert companions[first][second] == pytest.approx(together / (told + 1))
+    without = index.companions(frozenset({number}))
+    assert without.get(first, {}).get(second, 0.0) == pytest.approx((together - 1) / told)
+    assert 0 < max(share for shares in companions.values() for share in shares.values()) < 1

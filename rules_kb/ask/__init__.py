@@ -22,10 +22,17 @@ adding to a :class:`~rules_kb.ask.reading.Reading`:
 7. :func:`~rules_kb.ask.semantic.weigh_dense` — the question's meaning
    (its embedding, computed in a thread since the start, so last of the
    searches) against every rule's profile;
-8. :func:`~rules_kb.ask.rank.rank` — the rules, best first, by their
+8. :func:`~rules_kb.ask.rank.weigh_companions` — the rules judges cite
+   with the best ones so far, learned from the players' stories;
+9. :func:`~rules_kb.ask.rank.rank` — the rules, best first, by their
    signals times the weights learned from data (:mod:`rules_kb.ask.fusion`);
-9. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
-10. :func:`~rules_kb.ask.related.find_glossary` — the glossary entries of the concepts.
+10. :func:`~rules_kb.ask.related.find_rulings` — the FAQ rulings on them;
+11. :func:`~rules_kb.ask.related.find_glossary` — the glossary entries of the concepts.
+
+Before step 1 the question is read as written on a phone
+(:mod:`rules_kb.ask.normalise`: SMS spellings) and the edition it names
+is taken (:mod:`rules_kb.ask.named_edition`); the dense model reads it as
+written.
 
 ``RuleAnswer.parts`` of each rule say where its score came from.
 """
@@ -40,7 +47,7 @@ from rules_kb.ask.mechanisms import weigh_mechanisms
 from rules_kb.ask.named_edition import named_edition
 from rules_kb.ask.normalise import normalise
 from rules_kb.ask.question import MAX_QUESTION, check_length
-from rules_kb.ask.rank import expand_graph, rank, weigh_concepts
+from rules_kb.ask.rank import expand_graph, rank, weigh_companions, weigh_concepts
 from rules_kb.ask.reading import Reading
 from rules_kb.ask.related import find_glossary, find_rulings
 from rules_kb.ask.retrieve import search_words
@@ -62,6 +69,7 @@ STEPS: tuple[Callable[[Reading], None], ...] = (
     expand_graph,
     verify,
     weigh_dense,
+    weigh_companions,
     rank,
     find_rulings,
     find_glossary,

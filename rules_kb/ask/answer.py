@@ -15,6 +15,7 @@ from rules_kb.core.model import GlossaryEntry, Ruling
 PARTS = {
     "text": "texte", "coverage": "couverture", "concepts": "concepts", "graph": "graphe",
     "checker": "vérification", "situations": "situations", "dense": "sens", "mechanisms": "mécanismes",
+    "companions": "citées ensemble",
 }  # fmt: skip
 
 

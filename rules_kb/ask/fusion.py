@@ -41,7 +41,7 @@ from pathlib import Path
 
 #: The signals, in the order of the weights.
 FEATURES = (
-    "text", "coverage", "situations", "concepts", "graph", "checker", "dense", "mechanisms",
+    "text", "coverage", "situations", "concepts", "graph", "checker", "dense", "mechanisms", "companions",
 )  # fmt: skip
 #: The suffix of the weight of a signal's rank.
 RANK = "@rang"

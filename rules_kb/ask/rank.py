@@ -32,6 +32,7 @@ from rules_kb.ask.retrieve import concept_stems
 from rules_kb.ask.semantic import fill_dense
 from rules_kb.ask.verify import APPLIED_REASON
 from rules_kb.build.concepts import ConceptKind, ConceptTable, Target, descendants
+from rules_kb.build.dense import read_vectors
 from rules_kb.build.graph import Relation
 from rules_kb.build.index import snippet
 from rules_kb.core.model import RecordKind, Rule, node_kind, rule_node
@@ -168,6 +169,33 @@ def expand_graph(reading: Reading) -> None:
                 passed[edge.target] = (share, f"citée par {source.number if source else node}")
     for node, (share, reason) in passed.items():
         candidates.add(node, "graph", share, reason)
+
+
+#: How many of the best rules call the rules cited with them in the players' stories.
+ANCHORS = 3
+
+
+def weigh_companions(reading: Reading) -> None:
+    """Part ``companions``: the rules judges cite with the best ones. For
+    each candidate, the most it decides the players' stories that one of
+    the :data:`ANCHORS` best rules decides (by their score so far, the
+    meaning included): :meth:`rules_kb.build.dense.DenseIndex.companions`,
+    learned from the stories' expected rules, the question's own story
+    left out. Its weight is learned with the others: it brings the rules
+    that decide the question with the first, not the first's neighbours."""
+    index = read_vectors(reading.kb)
+    if index.empty:
+        return
+    candidates = reading.candidates
+    companions = index.companions(reading.hidden_stories)
+    anchors = sorted(candidates.parts, key=candidates.score, reverse=True)[:ANCHORS]
+    found: dict[str, tuple[float, str]] = {}
+    for anchor in anchors:
+        for node, share in companions.get(anchor, {}).items():
+            if node != anchor and share > found.get(node, (0.0, ""))[0] and node in candidates.parts:
+                found[node] = (share, f"souvent citée avec {anchor.split(':', 2)[2]}")
+    for node, (share, reason) in found.items():
+        candidates.add(node, "companions", share, reason)
 
 
 def rank(reading: Reading) -> None:

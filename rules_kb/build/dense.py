@@ -340,12 +340,18 @@ def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situation_nodes: S
 
 def story_rule_nodes(corpus: Corpus, stories: StoryRows) -> list[list[str]]:
     """For each story, the nodes of the rules of ``corpus`` it decides: its
-    numbers in each of the stories' editions the corpus has."""
-    nodes = {(rule.edition, rule.number): rule_node(rule) for rule in corpus.rules if rule.edition in stories.editions}
-    return [
-        [nodes[edition, number] for number in numbers for edition in stories.editions if (edition, number) in nodes]
-        for numbers in stories.numbers
-    ]
+    numbers in each of the stories' editions the corpus has, and a number
+    written ``"edition:number"`` (a question that names its edition,
+    ``"2011:611.3a"``) in that edition only."""
+    nodes = {(rule.edition, rule.number): rule_node(rule) for rule in corpus.rules}
+
+    def of(number: str) -> list[str]:
+        if ":" in number:
+            edition, _, number = number.partition(":")
+            return [nodes[edition, number]] if (edition, number) in nodes else []
+        return [nodes[edition, number] for edition in stories.editions if (edition, number) in nodes]
+
+    return [[node for number in numbers for node in of(number)] for numbers in stories.numbers]
 
 
 def write_vectors(connection: sqlite3.Connection, data: dict) -> None:
@@ -384,6 +390,7 @@ class DenseIndex:
         self.story_rows.scales.frombytes(data["story_scales"])
         self.story_weight: float = data["story_weight"]
         self._story_counts: dict[str, int] | None = None
+        self._companions: dict[str, dict[str, float]] | None = None
         self._node_stories: dict[str, list[int]] | None = None
         self.profile_index: dict[str, int] = data["profile_index"]
         self.profile_rows = memoryview(data["profile_rows"]).cast("b")
@@ -449,6 +456,30 @@ class DenseIndex:
             for node in self.story_nodes[number] if 0 <= number < len(self.story_nodes) else ():
                 found[node] -= 1
         return found
+
+    def companions(self, hidden_stories: frozenset[int] = frozenset()) -> dict[str, dict[str, float]]:
+        """Rule node A → rule node B → how often B decides a story A decides:
+        ``n(A and B) / (n(A) + 1)`` over the players' stories (add-one
+        smoothed: a rule told once says little), the ``hidden_stories``
+        left out. Which rules judges cite together, learned from the
+        stories' expected rules."""
+        if self._companions is None or hidden_stories:
+            pairs: dict[str, dict[str, int]] = {}
+            counts: dict[str, int] = {}
+            for number, nodes in enumerate(self.story_nodes):
+                if number in hidden_stories:
+                    continue
+                unique = list(dict.fromkeys(nodes))
+                for node in unique:
+                    counts[node] = counts.get(node, 0) + 1
+                    for other in unique:
+                        if other != node:
+                            pairs.setdefault(node, {})[other] = pairs.setdefault(node, {}).get(other, 0) + 1
+            found = {node: {other: n / (counts[node] + 1) for other, n in others.items()} for node, others in pairs.items()}
+            if hidden_stories:
+                return found
+            self._companions = found
+        return self._companions
 
     def profile(self, node: str, hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()) -> list[float]:
         """The profile vector of a rule node (:func:`fold_profile`), computed
