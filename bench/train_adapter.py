@@ -289,6 +289,15 @@ def story_rows(matrix) -> tuple[bytes, list[float]]:
     return bytes(rows), scales
 
 
+def story_numbers(question) -> list[str]:
+    """The numbers a story decides, written ``"edition:number"`` when the
+    question names an edition other than :data:`STORY_EDITIONS` (its rules
+    are that edition's only: "Règles 2011 : …" decides 2011's 201.3, not 2004's)."""
+    if question.edition and question.edition not in STORY_EDITIONS:
+        return [f"{question.edition}:{number}" for number in question.expected]
+    return list(question.expected)
+
+
 def write_stories(matrix) -> int:
     """Write every tuning question, its vector mapped by ``matrix``, as the
     package's stories (:class:`rules_kb.build.dense.StoryRows`); returns how many."""
@@ -297,7 +306,7 @@ def write_stories(matrix) -> int:
     meta = {
         "model": dense.MODEL, "adapter": inputs_fingerprint(), "weight": STORY_WEIGHT,
         "editions": list(STORY_EDITIONS), "scales": scales,
-        "stories": [[question.id, list(question.expected)] for question in questions],
+        "stories": [[question.id, story_numbers(question)] for question in questions],
     }  # fmt: skip
     dense.STORIES_ROWS.write_bytes(rows)
     dense.STORIES_META.write_text(json.dumps(meta, ensure_ascii=False) + "\n", encoding="utf-8")
