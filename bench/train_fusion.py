@@ -92,7 +92,15 @@ FOLDS = 5
 
 
 def inputs_fingerprint() -> str:
-    """SHA-256 of what the weights are learned from: the situations, the
+    """SHA-256 of what the weights are learned from (:func:`examples_fingerprint`)
+    and how: the penalty and the shares of the kinds of questions."""
+    digest = hashlib.sha256(examples_fingerprint().encode())
+    digest.update(json.dumps([REGULARISATION, SHARES]).encode())
+    return digest.hexdigest()
+
+
+def examples_fingerprint() -> str:
+    """SHA-256 of the examples the weights are learned from: the situations, the
     tuning and calibration questions, the vectors' fingerprint, the
     adapter's inputs, the players' lexicon, the mechanisms, the SMS table
     and the later keywords (what the concepts, words and mechanisms
@@ -107,7 +115,6 @@ def inputs_fingerprint() -> str:
     digest.update(SITUATIONS_FILE.read_bytes())
     digest.update(set_path("tuning").read_bytes())
     digest.update(set_path(CALIBRATION).read_bytes())
-    digest.update(json.dumps([REGULARISATION, SHARES]).encode())
     digest.update(dense.read_package_rows()[1].encode())
     digest.update(" ".join(fusion.WEIGHT_NAMES).encode())
     digest.update(f"{dense.STORY_POOL} {dense.STORY_SHARPNESS} {dense.STORY_CLOSENESS} stories-per-fold".encode())
@@ -158,7 +165,8 @@ def examples(kb, with_dense: bool) -> list[tuple[str, dict[str, dict[str, float]
 
 def cached_examples(kb, with_dense: bool, fingerprint: str, reuse: bool):
     """:func:`examples`, kept in ``bench/results/`` and reused with ``reuse``
-    when made from the same inputs."""
+    when made from the same inputs (``fingerprint``: :func:`examples_fingerprint`,
+    so that another penalty or other shares reuse them)."""
     path = CACHE.with_name(f"fusion-examples-{'dense' if with_dense else 'lexical'}.marshal")
     if reuse and path.is_file():
         saved, rows = marshal.loads(path.read_bytes())
@@ -244,7 +252,7 @@ def main() -> int:
     result = {"fingerprint": fingerprint, "features": list(fusion.FEATURES)}
     for name, with_dense in (("dense", True), ("lexical", False)):
         names = tuple(n for n in fusion.WEIGHT_NAMES if with_dense or n.split(fusion.RANK)[0] not in fusion.DENSE_FEATURES)
-        rows = cached_examples(kb, with_dense, fingerprint, args.reuse)
+        rows = cached_examples(kb, with_dense, examples_fingerprint(), args.reuse)
         weights, figures = fit(rows, names, prior=PRIOR)
         result[name] = {n: round(weights.get(n, 0.0), 6) for n in fusion.WEIGHT_NAMES}
         result[f"{name}_cross_validation"] = figures

@@ -25,7 +25,7 @@ class RemarkKind(Enum):
     EDITION = "edition"
     """The question names an edition of the rules, which is the one asked (:mod:`rules_kb.ask.named_edition`)."""
     REWRITE = "rewrite"
-    """A word rewritten before reading: accents restored, an SMS spelling or a typo (:mod:`rules_kb.ask.normalise`)."""
+    """A word rewritten before reading: an SMS spelling or a players' abbreviation (:mod:`rules_kb.ask.normalise`)."""
     UNKNOWN_CARD = "unknown_card"
     """A card name the corpus does not know: its text is not taken into account (:mod:`rules_kb.ask.names`)."""
     LATER_KEYWORD = "later_keyword"

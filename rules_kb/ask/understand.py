@@ -7,6 +7,7 @@ import re
 
 from rules_kb.ask.answer import Remark, RemarkKind
 from rules_kb.ask.facts import extract_facts
+from rules_kb.ask.named_edition import named_edition
 from rules_kb.ask.names import later_keywords, unknown_card_names
 from rules_kb.ask.reading import Reading
 from rules_kb.build.analysis import analyze, pairs
@@ -88,6 +89,9 @@ def read_names(reading: Reading, concepts: list[Concept]) -> None:
 
     keywords = later_keywords(reading.question)
     spans = [(c.start, c.end) for c in concepts] + [(n.start, n.end) for n in keywords]
+    edition = named_edition(reading.kb, reading.question)
+    if edition is not None:  # "Depuis Spirale temporelle": an edition, not a card
+        spans.append((edition.start, edition.end))
     cards = unknown_card_names(reading.question, known_word, spans)
     reading.names = sorted([*keywords, *cards], key=lambda named: named.start)
     seen: set[str] = set()
