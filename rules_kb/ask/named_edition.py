@@ -68,7 +68,7 @@ def named_edition(kb, question: str) -> NamedEdition | None:
     :class:`rules_kb.loader.KnowledgeBase` (its manifest's documents)."""
     folded = fold_aligned(question)
     found: list[NamedEdition] = []
-    for document in kb.corpus.documents:
+    for document in kb.documents:
         if document.edition not in kb.editions and document.kind is not DocumentKind.FAQ:
             continue
         is_faq = document.kind is DocumentKind.FAQ

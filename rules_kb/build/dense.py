@@ -299,6 +299,7 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
         "situation_rows": situation_rows, "situation_nodes": [situation.node for situation in situations],
         "missing": len(texts) - len(rows.keys), "story_ids": list(stories.ids), "story_nodes": story_nodes,
         "story_rows": stories.rows, "story_scales": stories.scales.tobytes(), "story_weight": stories.weight,
+        "companions": companions_of(story_nodes),
         **profile_data(sums, story_nodes, VectorRows({}, stories.rows, stories.scales), stories.weight),
     }  # fmt: skip
 
@@ -336,6 +337,27 @@ def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situation_nodes: S
         if row >= 0:
             members.setdefault(node, []).append(rows.row(row))
     return {node: [sum(values) for values in zip(*vectors)] for node, vectors in members.items()}
+
+
+def companions_of(story_nodes: Sequence[Sequence[str]], hidden_stories: frozenset[int] = frozenset()) -> dict[str, dict[str, float]]:
+    """Rule node A → rule node B → how often B decides a story A decides:
+    ``n(A and B) / (n(A) + 1)`` over the players' stories (add-one
+    smoothed: a rule told once says little), the ``hidden_stories`` (by
+    number) left out. Which rules judges cite together, learned from the
+    stories' expected rules."""
+    pairs: dict[str, dict[str, int]] = {}
+    counts: dict[str, int] = {}
+    for number, nodes in enumerate(story_nodes):
+        if number in hidden_stories:
+            continue
+        unique = list(dict.fromkeys(nodes))
+        for node in unique:
+            counts[node] = counts.get(node, 0) + 1
+            others = pairs.setdefault(node, {})
+            for other in unique:
+                if other != node:
+                    others[other] = others.get(other, 0) + 1
+    return {node: {other: n / (counts[node] + 1) for other, n in others.items()} for node, others in pairs.items() if others}
 
 
 def story_rule_nodes(corpus: Corpus, stories: StoryRows) -> list[list[str]]:
@@ -458,27 +480,12 @@ class DenseIndex:
         return found
 
     def companions(self, hidden_stories: frozenset[int] = frozenset()) -> dict[str, dict[str, float]]:
-        """Rule node A → rule node B → how often B decides a story A decides:
-        ``n(A and B) / (n(A) + 1)`` over the players' stories (add-one
-        smoothed: a rule told once says little), the ``hidden_stories``
-        left out. Which rules judges cite together, learned from the
-        stories' expected rules."""
-        if self._companions is None or hidden_stories:
-            pairs: dict[str, dict[str, int]] = {}
-            counts: dict[str, int] = {}
-            for number, nodes in enumerate(self.story_nodes):
-                if number in hidden_stories:
-                    continue
-                unique = list(dict.fromkeys(nodes))
-                for node in unique:
-                    counts[node] = counts.get(node, 0) + 1
-                    for other in unique:
-                        if other != node:
-                            pairs.setdefault(node, {})[other] = pairs.setdefault(node, {}).get(other, 0) + 1
-            found = {node: {other: n / (counts[node] + 1) for other, n in others.items()} for node, others in pairs.items()}
-            if hidden_stories:
-                return found
-            self._companions = found
+        """:func:`companions_of` the stories, the ``hidden_stories`` left out
+        (computed when the cache is built, for all of them)."""
+        if hidden_stories:
+            return companions_of(self.story_nodes, hidden_stories)
+        if self._companions is None:
+            self._companions = self.data.get("companions") or companions_of(self.story_nodes)
         return self._companions
 
     def profile(self, node: str, hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()) -> list[float]:
