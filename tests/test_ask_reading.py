@@ -276,3 +276,10 @@ def test_companions_are_the_rules_the_stories_cite_together(kb):
     without = index.companions(frozenset({number}))
     assert without.get(first, {}).get(second, 0.0) == pytest.approx((together - 1) / told)
     assert 0 < max(share for shares in companions.values() for share in shares.values()) < 1
+
+
+def test_a_word_typed_as_the_table_writes_it_is_no_rewrite():
+    from rules_kb.ask.normalise import normalise
+
+    assert normalise("deux légendes du même nom") == ("deux légendes du même nom", ())
+    assert normalise("deux légendes du meme nom")[0] == "deux légendes du même nom"

@@ -101,7 +101,7 @@ def normalise(question: str) -> tuple[str, tuple[Rewrite, ...]]:
             continue  # an elided word: the "c" of "c'est", the "ai" of "j'ai"
         folded = fold(word)
         if folded in table:
-            if folded != table[folded][0]:
+            if word.lower() != table[folded][0]:  # "même" typed with its accent is no rewrite
                 rewrites.append(Rewrite(word, table[folded][0], start, end))
             continue
         joined = _JOINED_RE.fullmatch(folded)
