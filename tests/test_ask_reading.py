@@ -184,6 +184,11 @@ def test_an_aura_whose_creature_left_in_response_was_never_attached(kb):
     """413.2a (2004): the aura spell's target left before it resolved; 420.5d would need an attached aura."""
     answer = ask(kb, "je mets une aura sur sa creature, il la sacrifie en réponse, mon aura va où ?")
     assert not answer.facts.attachment and "420.5d" not in answer.verification.applied
+    assert answer.facts.aura_spell_target_gone and "contrecarrée" in " ".join(answer.verification.outcome)
+    assert answer.rules[0].number == "413.2a"
+    # attached before the creature left: 420.5d, as before
+    attached = ask(kb, "mon aura est sur ma créature qui meurt, elle va où ?")
+    assert attached.facts.attachment == "aura" and "420.5d" in attached.verification.applied
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,9 @@ _ATTACHMENT_GONE_RE = re.compile(
 )
 #: The creature left while the aura was a spell on the stack (in response to it): the aura never
 #: got attached, and its spell is countered on resolution (413.2a), not put into the graveyard by 420.5d.
+#: An aura being cast ("je mets une aura sur sa créature", "il lance une aura"), and a reply to it.
+_AURA_CAST_RE = re.compile(r"\b(?:mets|met|mettre|pose|poser|lance|lancer|joue|jouer|cast)\s+(?:\w+\s+){0,2}aura\b")
+_IN_RESPONSE_RE = re.compile(r"\ben reponse\b|\bin response\b|\bavant (?:que|qu')[^.?!]{0,60}resol")
 _ON_STACK_RE = re.compile(r"\ben reponse\b|\bavant (?:que|qu'|la resolution)|\bsur la pile\b|\bin response\b")
 #: Who a fact is about, in French or English ("mon adversaire", "my opponent", "il": the opponent).
 _OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui|opponent'?s?|he|she|his|her|him|they|their)\b")
@@ -236,6 +239,10 @@ class Facts(NamedTuple):
     """Where that creature went (a zone of the scenario format)."""
     token_zone: str = ""
     """The zone a token is told to go to (``"cimetière"``…), ``""`` if none."""
+    aura_spell_target_gone: bool = False
+    """An aura cast on a creature that leaves in response, while the aura is a
+    spell on the stack: it never gets attached; its spell is countered on
+    resolution (413.2a, an aura spell always targets: 415.3)."""
     empty_library: str = ""
     read: tuple[Fact, ...] = ()
     incomplete: str = ""
@@ -250,6 +257,7 @@ class Facts(NamedTuple):
         life or poison total, legends, an empty library)."""
         return bool(
             self.life or self.poison or self.legends or self.empty_library or self.token_zone or self.attachment
+            or self.aura_spell_target_gone
             or any(
                 c.damage or c.counters or c.changes or (c.toughness is not None and c.toughness <= 0)
                 for c in self.creatures
@@ -457,7 +465,16 @@ def extract_facts(question: str) -> Facts:
     hypothetical = _alternatives_start(text, listed=True)
     gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text)) and found.start() < hypothetical]
     told = text[: _asking_start(text)]  # what happened, not what the player asks
-    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told) and not _ON_STACK_RE.search(text):
+    on_stack = _ON_STACK_RE.search(text)
+    aura_spell_target_gone = bool(
+        attached and gone and not token_zone and on_stack and not attached.group(0).startswith("equip")
+        and _AURA_CAST_RE.search(text) and _IN_RESPONSE_RE.search(text)
+    )  # fmt: skip
+    if aura_spell_target_gone:
+        leaves = min(gone, key=lambda pair: pair[0].start())[0]
+        start, end = min(attached.start(), leaves.start(), on_stack.start()), max(attached.end(), leaves.end(), on_stack.end())
+        read.append(Fact(question[start:end], start, end, "une aura encore sur la pile dont la créature ciblée s'en va"))
+    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told) and not on_stack:
         leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
         attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
         start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
@@ -476,6 +493,7 @@ def extract_facts(question: str) -> Facts:
         attachment=attachment,
         attachment_zone=attachment_zone,
         token_zone=token_zone,
+        aura_spell_target_gone=aura_spell_target_gone,
         empty_library=empty,
         read=tuple(sorted(read, key=lambda fact: fact.start)),
         incomplete=(

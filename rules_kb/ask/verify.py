@@ -135,6 +135,13 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
             outcome.append(describe(event, before, ids=False))
             applied.append(event.rule)
         before = round_.state
+    if facts.aura_spell_target_gone:
+        outcome.append(
+            "L'aura, encore un sort sur la pile, n'a plus de cible légale à sa résolution (un sort d'aura cible "
+            "toujours : 415.3) : elle est contrecarrée et va au cimetière de son propriétaire, sans jamais être "
+            "attachée (413.2a)."
+        )
+        applied += ["413.2a", "415.3"]
     layered = _layer_outcome(report, facts)
     for sentence, rules in layered:
         outcome.append(sentence)
@@ -144,6 +151,8 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
     asked = [event.rule for round_ in resolution.rounds for event in round_.events
              if re.search(OUTCOME_WORDS.get(event.effect.value, "$^"), asking)
              and (values_read or event.effect.value not in _VALUE_ACTIONS)]  # fmt: skip
+    if facts.aura_spell_target_gone and re.search(OUTCOME_WORDS["illegal_aura"] + r"|\bou\b|contr|resou", asking):
+        asked.append("413.2a")
     if values_read and (re.search(VALUE_WORDS, asking) or any(creature.asked for creature in facts.creatures)):
         asked += [rule for _, rules in layered for rule in rules]
     seen = []
@@ -227,7 +236,7 @@ def verify(reading: Reading) -> None:
         return
     texts = found.report.texts
     for rank, number in enumerate(found.applied):
-        rule = texts.get(number)
+        rule = texts.get(number) or kb.rule(number, reading.edition or kb.default_edition)
         if rule is not None:
             candidates.add(
                 rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, APPLIED_REASON
