@@ -16,7 +16,7 @@ interpreter itself: each round times ``python -c pass`` (this interpreter,
 machine at the same moment; a command's ratio is its median divided by the
 median of ``python -c pass``.
 
-Budgets are ratios: show ≤ 5, define ≤ 6, search ≤ 8, check ≤ 8, ask ≤ 15
+Budgets are ratios: show ≤ 5, define ≤ 6, search ≤ 8, check ≤ 8, ask ≤ 20 (DEVELOPERS.md, issue 33)
 (with the embedding model: a short question, a question the checker does not
 judge, a story of 40 words). The exports keep absolute budgets (HTML ≤ 300 ms, a question in Markdown
 ≤ 400 ms, the offline book ≤ 3 s), as do two scenarios of 80 creatures with
@@ -58,9 +58,9 @@ CASES = (
     ("search", ["search", "blessures fatales"], 8.0, "×"),
     ("check", ["check", "{home}/blessures-fatales.toml"], 8.0, "×"),  # a state-based action
     ("check (couches)", ["check", "{home}/couches-dependance.toml"], 8.0, "×"),  # layers, a dependency
-    ("ask", ["ask", QUESTION], 15.0, "×"),  # judged by the checker
-    ("ask (sans vérification)", ["ask", "il a trample et je bloque avec une 1/1"], 15.0, "×"),
-    ("ask (récit)", ["ask", STORY], 15.0, "×"),
+    ("ask", ["ask", QUESTION], 20.0, "×"),  # judged by the checker
+    ("ask (sans vérification)", ["ask", "il a trample et je bloque avec une 1/1"], 20.0, "×"),
+    ("ask (récit)", ["ask", STORY], 20.0, "×"),
     ("check (80 croisades)", ["check", "{home}/croisades-80.toml"], 1.0, "s"),  # issue 23: 80 static abilities
     ("check (chaîne de 80)", ["check", "{home}/chaine-80.toml"], 1.5, "s"),  # each effect waits for the one before
     ("export (HTML)", ["export", "420.5", "--format", "html"], 0.300, "s"),
