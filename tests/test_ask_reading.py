@@ -112,6 +112,9 @@ def _known(word: str) -> bool:
         ("Quand l'Ange de Serra attaque, elle s'engage ?", ["Ange de Serra"]),
         ("Mon adversaire joue une carte de terrain", []),
         ("Il met un jeton de soldat en jeu", []),
+        # a first name (Faker's lists) is a player, not a card
+        ("Julien attaque avec son Ange de Serra, Marc bloque avec Grizzly Bears", ["Ange de Serra", "Grizzly Bears"]),
+        ("Après ça, Kevin joue Foudre", ["Foudre"]),
     ],
 )
 def test_unknown_card_names_are_read(question, names):

@@ -15,11 +15,14 @@ never silently dropped, and weighs nothing in the word signals:
   words inside a sentence ("Phyrexian Metamorph", "Colère de Dieu",
   "Ange de Serra"), or a thing named "un ange de platine" — a noun and its
   complement the rules' texts never use — that is none of the concepts
-  recognised (a FAQ card, a glossary term, a rule title).
+  recognised (a FAQ card, a glossary term, a rule title). A lone
+  capitalised word that is a first name (« Marc bloque avec… ») names a
+  player, not a card: :func:`first_name`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
@@ -59,6 +62,30 @@ class Named(NamedTuple):
 def later_keywords(question: str) -> list[Named]:
     """The later keywords ``question`` names (:mod:`rules_kb.build.later_keywords`), each once, in the question's order."""
     return [Named(question[start:end], start, end, keyword) for start, end, keyword in find_later_keywords(question)]
+
+
+#: The locales whose first names the players of a story may bear (Faker's person providers).
+FIRST_NAME_LOCALES = ("fr_FR", "fr_CH", "fr_CA", "en_US", "en_GB")
+
+
+@functools.cache
+def _first_names() -> frozenset[str]:
+    import importlib
+
+    names: set[str] = set()
+    for locale in FIRST_NAME_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        for attribute in ("first_names", "first_names_male", "first_names_female"):
+            value = getattr(provider, attribute, ())
+            names.update(fold(name) for name in value)
+    return frozenset(names)
+
+
+def first_name(word: str) -> bool:
+    """Whether ``word`` (any case or accents) is a first name of
+    :data:`FIRST_NAME_LOCALES`, from Faker's lists (imported only when a
+    lone capitalised word needs it)."""
+    return fold(word) in _first_names()
 
 
 def _sentence_start(question: str, position: int) -> bool:
@@ -112,7 +139,8 @@ def unknown_card_names(question: str, known_word: Callable[[str], bool], concept
                     continue
             break
         at_start = _sentence_start(question, start)
-        lone = count == 1 and (at_start or known_word(fold(word)))  # "Quand", "Créature": a word, not a name
+        # "Quand", "Créature": a word, not a name; "Marc": a player
+        lone = count == 1 and (at_start or known_word(fold(word)) or first_name(word))
         if not lone and not (at_start and capitals < 2 and count < 3):
             add(start, words[last][2])
         index = last + 1
