@@ -32,6 +32,19 @@ def test_dead_2_2_is_420_5c_first_with_the_checker_outcome(kb):
     assert {"Blessures", "Détruire"} <= {entry.term for entry in answer.glossary}
 
 
+def test_the_verdicts_rule_is_followed_by_the_rules_judges_cite_with_it(kb):
+    """Issue 33, point 7: after 420.5c come the rules the players' stories cite with it (314.2:
+    the damage goes away at the cleanup step), not the combat damage step's rules its words
+    resemble (502.28b, 310.5: first strike)."""
+    from rules_kb.ask.rank import VERDICT_COMPANIONS
+
+    answer = ask(kb, "ma 2/2 a pris 2 dégâts elle meurt ?")
+    following = numbers(answer)[1 : 1 + VERDICT_COMPANIONS]
+    assert "314.2" in following
+    assert not {"502.28b", "310.5"} & set(following)
+    assert all("souvent citée avec 420.5c" in rule.why or rule.parts["companions"] > 0 for rule in answer.rules[1:3])
+
+
 def test_trample_question_gives_the_trample_rules(kb):
     answer = ask(kb, "il a trample et je bloque avec une 1/1")
     assert all(number.startswith("502.9") for number in numbers(answer)[:3])

@@ -177,25 +177,62 @@ ANCHORS = 3
 
 def weigh_companions(reading: Reading) -> None:
     """Part ``companions``: the rules judges cite with the best ones. For
-    each candidate, the most it decides the players' stories that one of
-    the :data:`ANCHORS` best rules decides (by their score so far, the
-    meaning included): :meth:`rules_kb.build.dense.DenseIndex.companions`,
-    learned from the stories' expected rules, the question's own story
-    left out. Its weight is learned with the others: it brings the rules
-    that decide the question with the first, not the first's neighbours."""
+    each rule, the most it decides the players' stories that one of the
+    anchors decides: the :data:`ANCHORS` best rules (by their score so far,
+    the meaning included) and the rules the checker applied to the board
+    (:mod:`rules_kb.ask.verify`);
+    :meth:`rules_kb.build.dense.DenseIndex.companions`, learned from the
+    stories' expected rules, the question's own story left out. A rule
+    cited with an anchor becomes a candidate even when no other signal
+    found it (the rule that says when a state-based action is checked,
+    cited with the action). Its weight is learned with the others: it
+    brings the rules that decide the question with the first, not the
+    first's neighbours."""
     index = read_vectors(reading.kb)
     if index.empty:
         return
     candidates = reading.candidates
     companions = index.companions(reading.hidden_stories)
-    anchors = sorted(candidates.parts, key=candidates.score, reverse=True)[:ANCHORS]
+    asked = set(reading.verification.asked)
+    applied = [node for node in candidates.parts if node.split(":", 2)[2] in asked and candidates.parts[node].get("checker", 0) > 0]
+    best = sorted(candidates.parts, key=candidates.score, reverse=True)[:ANCHORS]
+    anchors = list(dict.fromkeys([*best, *applied]))
     found: dict[str, tuple[float, str]] = {}
     for anchor in anchors:
         for node, share in companions.get(anchor, {}).items():
-            if node != anchor and share > found.get(node, (0.0, ""))[0] and node in candidates.parts:
+            if reading.edition and node.split(":")[1] != reading.edition:
+                continue
+            if node != anchor and share > found.get(node, (0.0, ""))[0]:
                 found[node] = (share, f"souvent citée avec {anchor.split(':', 2)[2]}")
     for node, (share, reason) in found.items():
         candidates.add(node, "companions", share, reason)
+
+
+#: How many of the rules judges cite with the checker's rule follow it in the answer.
+VERDICT_COMPANIONS = 2
+
+
+def verdict_companions(reading: Reading, applied: set[str], scores: dict[str, float]) -> dict[str, float]:
+    """Candidate node → its share (:meth:`rules_kb.build.dense.DenseIndex.companions`)
+    for the :data:`VERDICT_COMPANIONS` rules the players' stories cite most
+    often with a rule the checker applied (the best scored first among
+    equals), cited with it in two stories at least (once is an anecdote):
+    they follow the verdict's rule in the
+    answer ("ma 2/2 a pris 2 blessures" → 420.5c, then 314.2, when the
+    damage goes away), not the first rule's
+    neighbours by the words. Empty when the checker applied no rule."""
+    if not applied:
+        return {}
+    table = read_vectors(reading.kb).companions(reading.hidden_stories)
+    cited: dict[str, float] = {}
+    for anchor in applied:
+        told = table.get(anchor, {})
+        once = min(told.values(), default=0.0)  # the share of a rule cited once with the anchor: 1 / (n + 1)
+        for node, share in told.items():
+            if node in scores and node not in applied and share > once * 1.5:
+                cited[node] = max(cited.get(node, 0.0), share)
+    best = sorted(cited, key=lambda node: (-cited[node], -scores[node], node))[:VERDICT_COMPANIONS]
+    return {node: cited[node] for node in best}
 
 
 def rank(reading: Reading) -> None:
@@ -207,7 +244,8 @@ def rank(reading: Reading) -> None:
     scores = {node: sum(parts.values()) for node, parts in weighted.items()}
     typed = {node for concept in reading.concepts if concept.target.kind is ConceptKind.NUMBER for node in concept.target.nodes}
     applied = {node for node in scores if node.split(":", 2)[2] in reading.verification.asked and candidates.parts[node]["checker"] > 0}
-    ordered = sorted(scores, key=lambda node: (node not in typed, node not in applied, -scores[node], node))
+    cited = verdict_companions(reading, applied, scores)
+    ordered = sorted(scores, key=lambda node: (node not in typed, node not in applied, -cited.get(node, 0.0), -scores[node], node))
     answers: list[RuleAnswer] = []
     seen_numbers: set[str] = set()
     for node in ordered:
