@@ -188,6 +188,7 @@ def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: 
     ``adapted``, as e5 gives it; without ``stories``, the profiles are the
     rules' and their situations' vectors alone (no players' stories)."""
     from rules_kb.build.dense import read_vectors
+    from rules_kb.ask.normalise import as_read
     from rules_kb.build.embedding import QueryAdapter, encoder, query_adapter
 
     vectors = read_vectors(kb)
@@ -204,7 +205,7 @@ def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: 
             return sorted(found.items(), key=lambda item: (-item[1], item[0]))
 
     def propose(question: str) -> list[str]:
-        ranked = closest(adapter.apply(encoder().embed([question], query=True)[0]), wanted)
+        ranked = closest(adapter.apply(encoder().embed([as_read(question)], query=True)[0]), wanted)
         return [(node.split(":", 2)[2], node.split(":", 2)[1]) for node, _ in ranked[:DEPTH]]
 
     return propose

@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from bench.evaluation import load_questions, set_path
 from rules_kb import loader
 from rules_kb.build import dense, embedding
+from rules_kb.ask.normalise import SMS_FILE, as_read
 from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 
 #: Query vectors computed once (not committed).
@@ -116,8 +117,10 @@ def query_vectors(texts: list[str]) -> dict[str, list[float]]:
 
 def inputs_fingerprint() -> str:
     """SHA-256 of what the map is learned from: the situations, the tuning
-    questions, the vectors' fingerprint and the constants."""
+    questions, the SMS table they are read with (:func:`rules_kb.ask.normalise.as_read`),
+    the vectors' fingerprint and the constants."""
     digest = hashlib.sha256()
+    digest.update(SMS_FILE.read_bytes())
     digest.update(SITUATIONS_FILE.read_bytes())
     digest.update(set_path("tuning").read_bytes())
     digest.update(dense.read_package_rows()[1].encode())
@@ -174,7 +177,7 @@ def training_examples(kb) -> tuple[list[Example], object]:
 
     situations = corpus_situations(kb.corpus)
     questions = load_questions(set_path("tuning"))
-    vectors = query_vectors([s.text for s in situations] + [q.question for q in questions])
+    vectors = query_vectors([as_read(s.text) for s in situations] + [as_read(q.question) for q in questions])
     per_rule = Counter(situation.node for situation in situations)
     found = []
     for number, situation in enumerate(situations):
@@ -184,10 +187,10 @@ def training_examples(kb) -> tuple[list[Example], object]:
         profile = row_of[situation.node]
         rest = sums[profile] - rows[row]
         left_out = (profile, rest / np.linalg.norm(rest))
-        vector = np.array(vectors[dense.text_key(situation.text)])
+        vector = np.array(vectors[dense.text_key(as_read(situation.text))])
         found.append(Example(f"s{number}", vector, right({situation.node.split(':', 2)[2]}), left_out, False))
     for question in questions:
-        vector = np.array(vectors[dense.text_key(question.question)])
+        vector = np.array(vectors[dense.text_key(as_read(question.question))])
         found.append(Example(f"q{question.id}", vector, right(question.answers), None, True))
     return [example for example in found if example.right.any()], profiles
 
@@ -280,10 +283,10 @@ def story_rows(matrix) -> tuple[bytes, list[float]]:
     import numpy as np
 
     questions = load_questions(set_path("tuning"))
-    vectors = query_vectors([question.question for question in questions])
+    vectors = query_vectors([as_read(question.question) for question in questions])
     rows, scales = bytearray(), []
     for question in questions:
-        data, scale = dense.quantise(mapped(matrix, np.array(vectors[dense.text_key(question.question)])))
+        data, scale = dense.quantise(mapped(matrix, np.array(vectors[dense.text_key(as_read(question.question))])))
         rows += data
         scales.append(round(scale, 9))
     return bytes(rows), scales

@@ -57,6 +57,7 @@ from bench.evaluation import load_questions, set_path
 from bench.train_adapter import CACHE, Given
 from rules_kb import loader
 from rules_kb.ask import candidate_signals, fusion
+from rules_kb.ask.normalise import as_read
 from rules_kb.build import dense, embedding
 from rules_kb.ask.mechanisms import MECHANISMS_FILE
 from rules_kb.build.later_keywords import LATER_KEYWORDS_FILE
@@ -152,11 +153,11 @@ def examples(kb, with_dense: bool) -> list[tuple[str, dict[str, dict[str, float]
         found.append((f"q{question.id}", signals, right))
     kb.keep("dense", index)
     held_out = load_questions(set_path(CALIBRATION))
-    raw = train_adapter.query_vectors([question.question for question in held_out]) if with_dense else {}
+    raw = train_adapter.query_vectors([as_read(question.question) for question in held_out]) if with_dense else {}
     adapter = embedding.query_adapter()
     for question in held_out:
         # as at the table: the adapter and the profiles ask ships, which never saw the question
-        given = Given(adapter.apply(raw[dense.text_key(question.question)])) if with_dense else None
+        given = Given(adapter.apply(raw[dense.text_key(as_read(question.question))])) if with_dense else None
         signals = candidate_signals(kb, question.question, given)
         right = frozenset(node for node in signals if node.split(":", 2)[2] in question.answers)
         found.append((f"c{question.id}", signals, right))

@@ -177,7 +177,9 @@ def ask(options) -> int:
             options.question = read_question(options.question_file)
         except RulesKbError as error:
             raise _fail(error, options.json) from None
-    prefetch(options.question)  # the model embeds the question while the corpus opens
+    from rules_kb.ask.normalise import as_read
+
+    prefetch(as_read(options.question))  # the model embeds the question, as ask reads it, while the corpus opens
     from cli import render
     from rules_kb import serialize
     from rules_kb.ask import ask as answer_question

@@ -90,6 +90,14 @@ def sms_table() -> dict[str, tuple[str, str]]:
     return _table
 
 
+def as_read(question: str) -> str:
+    """``question`` as every signal of ``ask`` reads it, the dense model
+    included: its SMS spellings rewritten (:func:`normalise`). The CLI
+    embeds it before the corpus opens; ``bench/`` embeds the training and
+    evaluation questions so."""
+    return normalise(question)[0]
+
+
 def normalise(question: str) -> tuple[str, tuple[Rewrite, ...]]:
     """``question`` with its SMS spellings rewritten (module docstring), and
     the rewrites in the question's order; never raises."""
