@@ -205,6 +205,35 @@ def test_facts_of_a_question():
     assert facts.life == ((OPPONENT, 0),) and facts.poison == ((OPPONENT, 10),)
 
 
+def test_a_switch_an_opponents_creature_and_both_players_are_read():
+    """A switch of power and toughness is a switch (418.5i), not a "becomes"; « une 1/4 adverse » is
+    the opponent's; « mon adversaire et moi » at 0 life are both players (102.4); « 4/5, pas 7/2 ? »
+    are the values asked about."""
+    facts = extract_facts("Un effet échange la force et l'endurance d'une 1/4 adverse, elle devient 4/1. Puis elle gagne +3/+3")
+    (creature,) = facts.creatures
+    assert creature.controller == OPPONENT
+    assert [kind for _, kind, _, _ in creature.changes] == ["switch", "modify"]
+    facts = extract_facts("ma 2/4 échangée puis qui reçoit +3/+0 devient 4/5, pas 7/2 ?")
+    (creature,) = facts.creatures
+    assert [kind for _, kind, _, _ in creature.changes] == ["switch", "modify"]
+    facts = extract_facts("un sort nous fait tomber à 0 points de vie, mon adversaire et moi. Qui gagne ?")
+    assert dict(facts.life) == {YOU: 0, OPPONENT: 0}
+
+
+def test_a_switch_applies_in_timestamp_order_in_2004_and_last_under_the_faq(kb):
+    """418.5i's own example (2004): 1/3, +0/+1, switched, then +5/+0 is 9/1; under the Time Spiral
+    FAQ's ruling on Transmutateur crocheserre the switch applies last: 4/6."""
+    question = "ma 1/3 reçoit +0/+1, puis un effet échange sa force et son endurance, puis elle gagne +5/+0. Elle fait combien ?"
+    assert "9/1" in ask(kb, question, edition="2004").verification.outcome[0]
+    assert "4/6" in ask(kb, question, edition="2006-faq").verification.outcome[0]
+
+
+def test_players_at_zero_together_is_a_draw_and_leads(kb):
+    answer = ask(kb, "on tombe à 0 points de vie tous les deux en même temps, qui gagne ?")
+    assert answer.verification.asked[0] == "102.4"
+    assert set(numbers(answer)[:2]) == {"102.4", "420.5a"}
+
+
 @pytest.mark.parametrize(
     ("question", "damage"),
     [

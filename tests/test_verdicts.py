@@ -83,6 +83,15 @@ VERDICTS = {
     "t3-sms-061": ('420.5f',),
     "t3-sms-062": ('420.5f',),
     "t4-cards-076": ('420.5f',),
+    # issue 33: a switch of power and toughness read as a switch (418.5i; the checker follows 2006-faq,
+    # which applies it last — the Transmutateur crocheserre ruling — unless the question names 2004),
+    # « une 1/4 adverse » the opponent's, both players at 0 life a draw (102.4)
+    "t2-edition-095": ('418.5d', '418.5g', '418.5i'),
+    "t2-premise-084": ('418.5d', '418.5g', '418.5i'),
+    "t3-edition-071": ('102.4', '420.5a'),
+    "t4-cards-106": ('418.5d', '418.5g', '418.5i'),
+    "tf-045": ('418.5d', '418.5g', '418.5i'),
+    "tr-041": ('418.5d', '418.5g', '418.5i'),
 }
 #: Verdicts that lead although the board is misread, and why: what is left to do.
 KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (issue 33's register questions)
@@ -92,14 +101,12 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "t2-rambling-057": "the checker follows the 2006 FAQ (420.5n: the counters cancel); the story is told under 2004 (200.10)",
     "t2-franglais-025": "an aura on a creature phasing out is read as put into the graveyard; it phases out with it (502.15i)",
     "t2-premise-028": "the player's false premise (double strike as one 4-damage blow) is read as the board",
-    "t2-premise-084": "a switch of power and toughness is read as an effect setting them",
-    "t4-cards-106": "a switch of power and toughness is read as an effect setting them",
     "t2-premise-095": "the 0/0 the player asks about is read as a second creature",
     "t3-vocabulary-096": "a toughness of 0 during a resolution is read as the board's (no state-based check then: 420.3)",
     "t3-terse-101": "a toughness of 0 during a resolution is read as the board's (no state-based check then: 420.3)",
     "t4-cards-015": "the damage is put on the attacking 6/6 instead of the blocking totem",
     "t3-rambling-052": "the damage the blocker takes is put on the creature it blocks",
-    "t3-edition-071": "both players at 0 life are read as one (a draw, 102.4)",
+    "tl-049": "an effect lasting until end of combat is read as still applying after combat (the checker has no durations)",
     "t4-cards-066": "a */* creature's 0/0 in the graveyard is read as its value in play (a characteristic-defining ability)",
 }
 

@@ -71,6 +71,20 @@ _BECOMES_RE = re.compile(
     r"(?:devient|deviennent|devenue?s?|devenir|passe\s+(?:a|en)|passee?\s+(?:a|en)|se\s+retrouve\s+(?:a|en)"
     r"|est\s+maintenant|transformee?\s+en|elle\s+fait|il\s+fait)\s+(?:une?\s+|en\s+)?$"
 )
+#: An effect switching a creature's power and toughness (418.5i of 2004; « Transmutateur crocheserre »'s text, the Time Spiral FAQ).
+_SWITCH_RE = re.compile(
+    r"\b(?:echang\w*|invers\w*|intervert\w*|switch\w*)\s+(?:(?:sa|la|leur|its|their)\s+)?"
+    r"(?:force\s+et\s+(?:son\s+|l'|l\s)?endurance|endurance\s+et\s+(?:sa\s+|la\s+)?force|power\s+and\s+toughness|f(?:orce)?\s*/\s*e(?:ndurance)?)"
+)
+#: A creature's P/T said switched right after it ("ma 2/4 échangée").
+_SWITCHED_AFTER_RE = re.compile(r"\s*(?:echangee?s?|inversee?s?|intervertie?s?|switched)\b")
+#: Words right after a creature's P/T saying the opponent controls it ("une 1/4 adverse", "une 2/2 à lui").
+_THEIRS_AFTER_RE = re.compile(r"\s*(?:adverses?\b|ennemie?s?\b|d'en\s+face\b|de\s+(?:mon\s+|l'|l\s)?adversaire\b|a\s+lui\b|qu'?\s?il\s+controle\b)")
+#: Both players told together before a life total ("mon adversaire et moi", "les deux joueurs": 102.4, both lose at once).
+_BOTH_PLAYERS_RE = re.compile(
+    r"\b(?:les\s+deux\s+joueurs|tous\s+(?:les\s+)?deux|toutes\s+(?:les\s+)?deux|mon\s+adversaire\s+et\s+moi|moi\s+et\s+mon\s+adversaire"
+    r"|lui\s+et\s+moi|moi\s+et\s+lui|nous\s+deux|both\s+players|both\s+of\s+us)\b"
+)
 _SIGNED_RE = re.compile(r"(?<!\d)([+-]" + _DIGITS + r")\s*/\s*([+-]" + _DIGITS + r")(?!\d)")
 _COUNTER_WORD_RE = re.compile(r"marqueurs?|counters?")
 _DAMAGE_RE = re.compile(_NUMBER + r"\s+(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?)\b")
@@ -181,7 +195,8 @@ class Creature:
         """The effects and counters told on it, in the question's order:
         ``(position, kind, power, toughness)``, ``kind`` one of ``"set"``
         (it becomes P/T), ``"modify"`` (±P/±T until end of turn),
-        ``"counter"`` (one counter)."""
+        ``"counter"`` (one counter), ``"switch"`` (its power and toughness
+        switched; 0, 0)."""
         self.asked: tuple[int, int] | None = None
         """The power and toughness the player says it has after them (the result asked about), if told."""
 
@@ -195,8 +210,11 @@ class Creature:
         if sets:
             _, _, power, toughness = told[sets[-1]]
             told = told[sets[-1] + 1 :]
-        for _, _, more_power, more_toughness in told:
-            power, toughness = power + more_power, toughness + more_toughness
+        for _, kind, more_power, more_toughness in told:
+            if kind == "switch":
+                power, toughness = toughness, power
+            else:
+                power, toughness = power + more_power, toughness + more_toughness
         return power, toughness
 
     @property
@@ -315,8 +333,10 @@ def _player_before(folded: str, start: int) -> str:
     return YOU
 
 
-def _creature_owner(folded: str, start: int) -> str:
+def _creature_owner(folded: str, start: int, end: int | None = None) -> str:
     before = folded[max(0, start - 14) : start]
+    if end is not None and _THEIRS_AFTER_RE.match(folded, end):
+        return OPPONENT
     return OPPONENT if _THEIR_RE.search(before) and not re.search(r"\b(?:ma|mon|mes|my)\b", before) else YOU
 
 
@@ -341,7 +361,10 @@ def extract_facts(question: str) -> Facts:
 
     becomes: list[tuple[re.Match, Creature]] = []
     found_pt = list(_PT_RE.finditer(text))
-    asked = _alternatives(text, found_pt, r"[^.;!?]{0,30}\bou\s+(?:(?:bien|un|une|en|juste|seulement|simple)\s+){0,3}")
+    asked = _alternatives(
+        text, found_pt,
+        r"[^.;!?]{0,30}(?:\bou|,\s*(?:et\s+)?(?:pas|non|plutot\s+que|au\s+lieu\s+de))\s+(?:(?:bien|un|une|en|juste|seulement|simple)\s+){0,3}",
+    )  # fmt: skip
     for match in found_pt:
         power, toughness = int(match.group(1)), int(match.group(2))
         if id(match) in asked:
@@ -350,7 +373,7 @@ def extract_facts(question: str) -> Facts:
         if creatures and _BECOMES_RE.search(text[max(0, match.start() - 30) : match.start()]):
             becomes.append((match, creatures[-1]))
             continue
-        creatures.append(Creature(match.start(), match.end(), _creature_owner(text, match.start()), power, toughness))
+        creatures.append(Creature(match.start(), match.end(), _creature_owner(text, match.start(), match.end()), power, toughness))
         note(match, f"créature {power}/{toughness}")
     for pattern, attribute in ((_TOUGHNESS_RE, "toughness"), (_POWER_RE, "power")):
         for match in pattern.finditer(text):
@@ -424,8 +447,22 @@ def extract_facts(question: str) -> Facts:
             creature.modifiers.append((int(match.group(1)), int(match.group(2))))
             creature.changes.append((match.start(), "modify", int(match.group(1)), int(match.group(2))))
             note(match, f"effet {kind} jusqu'à la fin du tour sur {creature.label}")
+    switched = [(match, None) for match in _SWITCH_RE.finditer(text)]
+    switched += [(match, c) for c in creatures if (match := _SWITCHED_AFTER_RE.match(text, c.end))]
+    for match, creature in sorted(switched, key=lambda found: found[0].start()):
+        after = [c for c in creatures if match.end() <= c.start <= match.end() + 30]
+        creature = creature or (after[0] if after else _nearest(creatures, match.start()))
+        if creature is None:
+            continue
+        creature.changes.append((match.start(), "switch", 0, 0))
+        creature.changes.sort()
+        note(match, f"effet : force et endurance de {creature.label} échangées")
     for match, creature in becomes:
         power, toughness = int(match.group(1)), int(match.group(2))
+        told = [change for change in creature.changes if change[0] < match.start()]
+        if told and told[-1][1] == "switch" and creature.values_before(match.start()) == (power, toughness):
+            note(match, f"{creature.label} devient {power}/{toughness} (ce que l'échange donne)")
+            continue
         if creature.values_before(match.start()) == (power, toughness) or re.match(r"\s*\?", text[match.end() :]):
             creature.asked = (power, toughness)
             note(match, f"{creature.label} devient {power}/{toughness} (le résultat demandé)")
@@ -435,9 +472,12 @@ def extract_facts(question: str) -> Facts:
         note(match, f"effet : {creature.label} devient {power}/{toughness}")
     life: dict[str, int] = {}
     for match in _LIFE_RE.finditer(text):
-        player = _player_before(text, match.start())
-        life[player] = _number(match.group(1))
-        note(match, f"{player} : {life[player]} points de vie")
+        sentence = re.split(r"[.;?!]", text[: match.start()])[-1] + re.split(r"[.;?!]", text[match.end() :])[0]
+        both = _BOTH_PLAYERS_RE.search(sentence)
+        players = (YOU, OPPONENT) if both else (_player_before(text, match.start()),)
+        for player in players:
+            life[player] = _number(match.group(1))
+        note(match, f"{' et '.join(players)} : {life[players[0]]} points de vie")
     poison: dict[str, int] = {}
     for match in _POISON_RE.finditer(text):
         player = _player_before(text, match.start())
@@ -641,6 +681,12 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
         timestamp += 1
         if kind == "set":
             text, operation = f"{label} devient {power}/{toughness}.", "set_power_toughness"
+        elif kind == "switch":
+            lines += [
+                "", "[[effect]]", f'id = "effet-{rank}"', f"text = {_toml(label + ' : force et endurance échangées.')}",
+                f"timestamp = {timestamp}", f"affects = [{_toml(ident)}]", "switch_power_toughness = true",
+            ]  # fmt: skip
+            continue
         else:
             text, operation = f"{label} gagne {power:+d}/{toughness:+d} jusqu’à la fin du tour.", "modify_power_toughness"
         lines += [

@@ -164,6 +164,9 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
             outcome.append(f"Ne s'applique pas : {action.absent} ({number}).")
     if resolution.outcome.draw:
         outcome.append(f"Tous les joueurs perdent en même temps : la partie est nulle ({chosen.draw_rule}).")
+        applied.append(chosen.draw_rule)
+        if asked:  # who wins, when every player loses at once: the draw decides it (102.4 in 2004)
+            asked.insert(0, chosen.draw_rule)
     if facts.incomplete:
         note = facts.incomplete[0].upper() + facts.incomplete[1:] + "."
     if missing and _asks_about(question, undecided_kinds(facts)):
@@ -256,7 +259,7 @@ def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
     for number, creature in enumerate(facts.creatures, start=1):
         ident = f"creature-{number}"
         steps = [step for _, steps in layering.history(ident) for step in steps]
-        ordered = len(steps) >= 2 and any(kind == "set" for _, kind, _, _ in creature.changes)
+        ordered = len(steps) >= 2 and any(kind in ("set", "switch") for _, kind, _, _ in creature.changes)
         if not steps or not (ordered or creature.asked is not None) or ident not in layering.final:
             continue
         values = layering.final[ident]
