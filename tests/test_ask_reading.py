@@ -100,7 +100,7 @@ def test_a_french_word_is_no_keyword_outside_an_ability(question):
 
 
 def _known(word: str) -> bool:
-    return word in {"creature", "joue", "jouer", "ange", "plaine", "carte", "terrain", "jeton", "soldat", "main"}
+    return word in {"creature", "joue", "jouer", "ange", "plaine", "carte", "terrain", "jeton", "soldat", "main", "copie", "attaque", "bloque", "reponse"}
 
 
 @pytest.mark.parametrize(
@@ -115,6 +115,8 @@ def _known(word: str) -> bool:
         # a first name (Faker's lists) is a player, not a card
         ("Julien attaque avec son Ange de Serra, Marc bloque avec Grizzly Bears", ["Ange de Serra", "Grizzly Bears"]),
         ("Après ça, Kevin joue Foudre", ["Foudre"]),
+        # a lowercase word the rules never use ends a name
+        ("il lui lance Croissance gigantesque en réponse", ["Croissance gigantesque"]),
     ],
 )
 def test_unknown_card_names_are_read(question, names):

@@ -137,6 +137,9 @@ def unknown_card_names(question: str, known_word: Callable[[str], bool], concept
                     capitals += after[0].isupper()
                     probe += 2
                     continue
+            # "Croissance gigantesque": a lowercase word the rules never use ends the name
+            if not nxt[0].isupper() and fold(nxt) not in _NOT_FIRST and not known_word(fold(nxt)) and len(nxt) > 3:
+                last, count = probe, count + 1
             break
         at_start = _sentence_start(question, start)
         # "Quand", "Créature": a word, not a name; "Marc": a player
