@@ -205,6 +205,8 @@ def test_an_aura_whose_creature_left_in_response_was_never_attached(kb):
         "ma 3/3 bloque sa 2/2 et prend 2 blessures, et sa 2/2 prend 3 blessures",
         "mon aura est sur ma créature qui meurt, elle va où ?",
         "mon jeton va au cimetière, il y reste ?",
+        # the legend kept, quoted by the checker's reason
+        "Il a un artefact légendaire en jeu depuis trois tours. Moi je pose le même, même nom. Il se passe quoi ?",
     ],
 )
 def test_no_internal_id_in_what_a_judge_reads(kb, question):

@@ -92,6 +92,19 @@ VERDICTS = {
     "t4-cards-106": ('418.5d', '418.5g', '418.5i'),
     "tf-045": ('418.5d', '418.5g', '418.5i'),
     "tr-041": ('418.5d', '418.5g', '418.5i'),
+    # training wave 4 (issue 33, second session): checked by hand
+    "t5-rambling-044": ('420.5f',),
+    "t5-cards-005": ('420.5f',),
+    "t5-cards-046": ('420.5f',),
+    "t5-cards-100": ('420.5f',),
+    "t7-vocabulary-053": ('420.5e',),
+    "t7-premise-067": ('420.5f',),
+    "t7-premise-070": ('420.5f',),
+    "t6-cards-070": ('420.5f',),
+    "t6-cards-101": ('420.5c',),
+    "t7-rambling-051": ('420.5e',),
+    "t7-rambling-063": ('420.5f',),
+    "t7-cards-100": ('420.5f',),
 }
 #: Verdicts that lead although the board is misread, and why: what is left to do.
 KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (issue 33's register questions)
@@ -107,6 +120,9 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "t4-cards-015": "the damage is put on the attacking 6/6 instead of the blocking totem",
     "t3-rambling-052": "the damage the blocker takes is put on the creature it blocks",
     "tl-049": "an effect lasting until end of combat is read as still applying after combat (the checker has no durations)",
+    "t7-rambling-027": "two legends of different names blocking together are read as the legend rule",
+    "t7-cards-046": "a card in the graveyard, next to a token, is read as a token there",
+    "t7-cards-067": "the damage told twice is counted twice, and the effects ending at cleanup are not modelled (314.2)",
     "t4-cards-066": "a */* creature's 0/0 in the graveyard is read as its value in play (a characteristic-defining ability)",
 }
 

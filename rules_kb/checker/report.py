@@ -11,6 +11,7 @@ False
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,9 +209,15 @@ def describe(event: Event, before: GameState, ids: bool = True) -> str:
     """One French sentence for an event, against the state it was found in:
     ``"Ours runegriffe (ours) : détruit — 2 blessures, endurance 2 :
     blessures fatales (420.5c)"``; without ``ids``, the objects by their
-    names alone (a scenario built from a question names them as it does)."""
+    names alone (a scenario built from a question names them as it does),
+    and an id the reason quotes left out ("reste la plus ancienne,
+    legende-1 (…)" → "reste la plus ancienne (…)")."""
     who = [object_label(before, oid, ids) for oid in event.objects] + list(event.players)
-    return f"{', '.join(who)} : {event.action.label} — {event.reason} ({event.rule})"
+    reason = event.reason
+    if not ids:
+        for obj in before.objects:
+            reason = re.sub(rf",?\s*(?<![\w-]){re.escape(obj.id)}(?![\w-])", "", reason)
+    return f"{', '.join(who)} : {event.action.label} — {reason} ({event.rule})"
 
 
 # -- bundled examples -----------------------------------------------------------
