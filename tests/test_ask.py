@@ -220,6 +220,19 @@ def test_a_switch_an_opponents_creature_and_both_players_are_read():
     assert dict(facts.life) == {YOU: 0, OPPONENT: 0}
 
 
+@pytest.mark.parametrize(
+    ("question", "damaged"),
+    [
+        ("Ma créature 2/3 bloque son 2/2. Elle prend 2 blessures. Elle meurt ?", "votre 2/3"),
+        ("Mon 3/3 bloque sa 2/2. Il prend 2 blessures, il meurt ?", "votre 3/3"),
+        ("Sa 4/4 attaque, je bloque avec ma 2/2. Elle prend 4 blessures. Elle meurt ?", "votre 2/2"),
+    ],
+)
+def test_a_subject_pronoun_takes_the_damage_for_the_creature_of_its_gender(question, damaged):
+    facts = extract_facts(question)
+    assert [creature.label for creature in facts.creatures if creature.damage] == [damaged]
+
+
 def test_a_switch_applies_in_timestamp_order_in_2004_and_last_under_the_faq(kb):
     """418.5i's own example (2004): 1/3, +0/+1, switched, then +5/+0 is 9/1; under the Time Spiral
     FAQ's ruling on Transmutateur crocheserre the switch applies last: 4/6."""

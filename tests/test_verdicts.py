@@ -105,6 +105,8 @@ VERDICTS = {
     "t7-rambling-051": ('420.5e',),
     "t7-rambling-063": ('420.5f',),
     "t7-cards-100": ('420.5f',),
+    # "Il a pris 1 blessure": the sentence before's creature of the pronoun's gender (the lord's 1/1 dies without it)
+    "tk-086": ('420.5c',),
 }
 #: Verdicts that lead although the board is misread, and why: what is left to do.
 KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (issue 33's register questions)
@@ -118,7 +120,6 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "t3-vocabulary-096": "a toughness of 0 during a resolution is read as the board's (no state-based check then: 420.3)",
     "t3-terse-101": "a toughness of 0 during a resolution is read as the board's (no state-based check then: 420.3)",
     "t4-cards-015": "the damage is put on the attacking 6/6 instead of the blocking totem",
-    "t3-rambling-052": "the damage the blocker takes is put on the creature it blocks",
     "tl-049": "an effect lasting until end of combat is read as still applying after combat (the checker has no durations)",
     "t7-rambling-027": "two legends of different names blocking together are read as the legend rule",
     "t7-cards-046": "a card in the graveyard, next to a token, is read as a token there",

@@ -340,6 +340,23 @@ def _creature_owner(folded: str, start: int, end: int | None = None) -> str:
     return OPPONENT if _THEIR_RE.search(before) and not re.search(r"\b(?:ma|mon|mes|my)\b", before) else YOU
 
 
+#: Words before a creature's P/T that say its grammatical gender (folded): "ma 2/3", "une créature 2/3" are feminine.
+_FEMININE_RE = re.compile(r"\b(?:ma|ta|sa|une|la|cette|creature)\s+(?:\w+\s+)?$")
+_MASCULINE_RE = re.compile(r"\b(?:mon|ton|son|un|le|ce|cet)\s+(?:\w+\s+)?$")
+
+
+def _antecedent(folded: str, creatures: list[Creature], sentence: int, pronoun: str) -> Creature | None:
+    """The creature a sentence's subject pronoun (``"elle"``, ``"il"``)
+    stands for: the first creature of the sentence before that agrees with
+    it in gender, the nearest first ("je bloque avec ma 2/2. Elle prend…"),
+    else None (the caller keeps the nearest creature)."""
+    start = max([folded.rfind(mark, 0, sentence - 1) for mark in ".!?;"] + [-1]) + 1
+    before = [c for c in creatures if start <= c.start < sentence]
+    gender = _FEMININE_RE if pronoun == "elle" else _MASCULINE_RE
+    agreeing = [c for c in before if gender.search(folded[max(0, c.start - 20) : c.start])]
+    return agreeing[-1] if agreeing else None
+
+
 def _nearest(creatures: list[Creature], position: int) -> Creature | None:
     before = [c for c in creatures if c.start <= position]
     if before:
@@ -402,6 +419,9 @@ def extract_facts(question: str) -> Facts:
         sentence = max(text.rfind(mark, 0, match.start()) for mark in ".!?;") + 1
         if re.search(r"\binflig\w*\s+$", text[: match.start()]) and after and re.match(r"\s*a\b", text[match.end() :]):
             creature = after[0]  # "X inflige N blessures à Y": on Y
+        elif pronoun := re.match(r"\s*(elle|il)\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$", text[sentence : match.start()]):
+            # "Ma 2/3 bloque son 2/2. Elle prend 2 blessures.": the creature of the sentence before of the pronoun's gender
+            creature = _antecedent(text, creatures, sentence, pronoun.group(1)) or creature
         elif re.search(r"\bet\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$", text[sentence : match.start()]):
             # "ma 3/3 bloque son 2/2 et prend 2 blessures": the subject, the sentence's first creature
             subject = [c for c in creatures if sentence <= c.start < match.start()]
