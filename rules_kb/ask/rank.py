@@ -217,19 +217,19 @@ def verdict_companions(reading: Reading, applied: set[str], scores: dict[str, fl
     for the :data:`VERDICT_COMPANIONS` rules the players' stories cite most
     often with a rule the checker applied (the best scored first among
     equals), cited with it in two stories at least (once is an anecdote):
-    they follow the verdict's rule in the
-    answer ("ma 2/2 a pris 2 blessures" → 420.5c, then 314.2, when the
-    damage goes away), not the first rule's
-    neighbours by the words. Empty when the checker applied no rule."""
+    they follow the verdict's rule in the answer ("ma 2/2 a pris 2
+    blessures" → 420.5c, then 314.2, when the damage goes away), not the
+    first rule's neighbours by the words. Empty when the checker applied
+    no rule."""
     if not applied:
         return {}
-    table = read_vectors(reading.kb).companions(reading.hidden_stories)
+    index = read_vectors(reading.kb)
+    table, told = index.companions(reading.hidden_stories), index.story_counts(reading.hidden_stories)
     cited: dict[str, float] = {}
     for anchor in applied:
-        told = table.get(anchor, {})
-        once = min(told.values(), default=0.0)  # the share of a rule cited once with the anchor: 1 / (n + 1)
-        for node, share in told.items():
-            if node in scores and node not in applied and share > once * 1.5:
+        twice = 2 / (told.get(anchor, 0) + 1)  # the share of a rule cited with the anchor in two stories
+        for node, share in table.get(anchor, {}).items():
+            if node in scores and node not in applied and share >= twice - 1e-9:
                 cited[node] = max(cited.get(node, 0.0), share)
     best = sorted(cited, key=lambda node: (-cited[node], -scores[node], node))[:VERDICT_COMPANIONS]
     return {node: cited[node] for node in best}
