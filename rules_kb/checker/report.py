@@ -210,13 +210,14 @@ def describe(event: Event, before: GameState, ids: bool = True) -> str:
     ``"Ours runegriffe (ours) : détruit — 2 blessures, endurance 2 :
     blessures fatales (420.5c)"``; without ``ids``, the objects by their
     names alone (a scenario built from a question names them as it does),
-    and an id the reason quotes left out ("reste la plus ancienne,
-    legende-1 (…)" → "reste la plus ancienne (…)")."""
+    an id the reason quotes too ("reste la plus ancienne, legende-1" →
+    "reste la plus ancienne, Légende")."""
     who = [object_label(before, oid, ids) for oid in event.objects] + list(event.players)
     reason = event.reason
     if not ids:
         for obj in before.objects:
-            reason = re.sub(rf",?\s*(?<![\w-]){re.escape(obj.id)}(?![\w-])", "", reason)
+            label = object_label(before, obj.id, ids=False)
+            reason = re.sub(rf"(?<![\w-]){re.escape(obj.id)}(?![\w-])", lambda _, label=label: label, reason)
     return f"{', '.join(who)} : {event.action.label} — {reason} ({event.rule})"
 
 
