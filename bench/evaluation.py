@@ -187,8 +187,8 @@ def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: 
     mapped by the learned adapter as ``ask`` maps it, or, without
     ``adapted``, as e5 gives it; without ``stories``, the profiles are the
     rules' and their situations' vectors alone (no players' stories)."""
-    from rules_kb.build.dense import read_vectors
     from rules_kb.ask.normalise import as_read
+    from rules_kb.build.dense import read_vectors
     from rules_kb.build.embedding import QueryAdapter, encoder, query_adapter
 
     vectors = read_vectors(kb)

@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.evaluation import load_questions, set_path
 from rules_kb import loader
-from rules_kb.build import dense, embedding
 from rules_kb.ask.normalise import SMS_FILE, as_read
+from rules_kb.build import dense, embedding
 from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 
 #: Query vectors computed once (not committed).
