@@ -217,6 +217,28 @@ def test_no_internal_id_in_what_a_judge_reads(kb, question):
     assert not INTERNAL_ID_RE.search(json.dumps(data["facts"], ensure_ascii=False))
 
 
+@pytest.mark.parametrize(
+    ("question", "zone"),
+    [
+        ("mon jeton va au cimetière, il y reste ?", "cimetière"),
+        ("J'ai un jeton soldat. Il se fait bounce. Il reste en main ?", "main"),
+        ("Mon jeton a le déphasage. À mon dégagement, il part hors phase. Il revient ?", "hors phase"),
+        ("Je sacrifie mon jeton soldat. Il revient ?", "cimetière"),
+        # a zone told in another sentence is not where the token went (420.5f needs the token there)
+        ("Il a un jeton gobelin. Moi j'ai quatre cartes en main. Mon sort le tue ?", ""),
+        ("Je mets en jeu un jeton copie. Il restait deux cartes dans ma bibliothèque. Il copie quoi ?", ""),
+        ("Mon sort détruit toutes les créatures. Il a deux jetons serpent, ils meurent ?", "cimetière"),
+        # what the player asks about is not what happened
+        ("Ça détruit ses jetons ?", ""),
+    ],
+)
+def test_a_token_goes_to_the_zone_its_own_sentences_tell(question, zone):
+    """Implements 420.5f's reading: the zone is the one told of the token, in its sentence or the next ones about it."""
+    from rules_kb.ask.facts import extract_facts
+
+    assert extract_facts(question).token_zone == zone
+
+
 # -- the SMS spellings -------------------------------------------------------------
 
 

@@ -34,7 +34,6 @@ VERDICTS = {
     "ti-088": ('420.5f',),
     "tk-099": ('420.5b',),
     "tl-017": ('420.5b',),
-    "tl-019": ('420.5f',),
     "tl-028": ('420.5b',),
     "tl-083": ('420.5b',),
     "tl-084": ('420.5c',),
@@ -105,6 +104,13 @@ VERDICTS = {
     "t7-rambling-051": ('420.5e',),
     "t7-rambling-063": ('420.5f',),
     "t7-cards-100": ('420.5f',),
+    "w5a-rambling-046": ('420.5h',),
+    "w5a-rambling-049": ('420.5f',),
+    "w5a-rambling-105": ('420.5a',),
+    "w5a-terse-044": ('420.5a',),
+    "w5a-franglais-047": ('102.4', '420.5a', '420.5h'),
+    "w5a-franglais-097": ('420.5d',),
+    "w5b-cards-068": ('420.5f',),
     # "Il a pris 1 blessure": the sentence before's creature of the pronoun's gender (the lord's 1/1 dies without it)
     "tk-086": ('420.5c',),
 }
@@ -112,7 +118,6 @@ VERDICTS = {
 KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (issue 33's register questions)
     "tr-vocabulary-015": "an artifact destroyed is read as an equipped creature leaving play (420.5k)",
     "tr-edition-027": "a question on what makes two names the same (2011's 201.2) is read as the legend rule",
-    "tr-cards-065": "a token removed from the game by a card is read as going to the graveyard",
     "t2-rambling-057": "the checker follows the 2006 FAQ (420.5n: the counters cancel); the story is told under 2004 (200.10)",
     "t2-franglais-025": "an aura on a creature phasing out is read as put into the graveyard; it phases out with it (502.15i)",
     "t2-premise-028": "the player's false premise (double strike as one 4-damage blow) is read as the board",
@@ -122,7 +127,6 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "t4-cards-015": "the damage is put on the attacking 6/6 instead of the blocking totem",
     "tl-049": "an effect lasting until end of combat is read as still applying after combat (the checker has no durations)",
     "t7-rambling-027": "two legends of different names blocking together are read as the legend rule",
-    "t7-cards-046": "a card in the graveyard, next to a token, is read as a token there",
     "t7-cards-067": "the damage told twice is counted twice, and the effects ending at cleanup are not modelled (314.2)",
     "t4-cards-066": "a */* creature's 0/0 in the graveyard is read as its value in play (a characteristic-defining ability)",
 }

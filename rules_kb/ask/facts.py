@@ -131,6 +131,11 @@ _GONE_TO = (
     (Zone.PHASED_OUT, r"hors phase", r"phase out|phasee|dephasee?"),
 )  # fmt: skip
 _TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone.label) for zone, nouns, verbs in _GONE_TO)
+#: A verb of going whose object is the token ("je sacrifie le jeton").
+_TOKEN_OBJECT_ZONES = tuple(
+    (re.compile(rf"\b(?:{verbs})\s+(?:le|la|les|l'|mon|ma|mes|son|sa|ses|ce|cet|ces|un|une|des|leurs?)\s*$"), zone.label)
+    for zone, _nouns, verbs in _GONE_TO
+)
 _LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone.label) for zone, _nouns, verbs in _GONE_TO)
 _ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equipements?|equipee?)\b")
 #: The aura or equipment itself leaves too, or is a spell being cast: it is not in play to be put
@@ -281,6 +286,32 @@ class Facts(NamedTuple):
                 for c in self.creatures
             )
         )  # fmt: skip
+
+
+#: A sentence that goes on about the object the sentence before named: it
+#: opens on a subject pronoun ("Il est renvoyé…", "it dies").
+#: A short opening clause may come first ("À mon dégagement, il part hors phase");
+#: the impersonal "il" of French grammar ("il y a", "il reste", "il faut") names nothing.
+_PRONOUN_OPENING_RE = re.compile(
+    r"\s*(?:[^.;?!,]{0,30},\s*)?(?:il(?!\s+(?:y|faut|fallait|reste|restait|restera)\b)|elle|ils|elles|it|they)\b"
+)
+
+
+def _token_sentences(folded: str, start: int) -> int:
+    """End of what is told about a token named just before ``start``.
+
+    Shape: an offset into ``folded``. The token's own sentence, and the
+    sentences after it that open on a subject pronoun: a zone named in another
+    sentence ("j'ai quatre cartes en main") is not where the token went.
+    """
+    end = start
+    while True:
+        stop = re.compile(r"[.;?!]").search(folded, end)
+        if not stop:
+            return len(folded)
+        end = stop.end()
+        if not _PRONOUN_OPENING_RE.match(folded, end):
+            return stop.start()
 
 
 def _asking_start(folded: str) -> int:
@@ -512,14 +543,17 @@ def extract_facts(question: str) -> Facts:
         note(found, "deux permanents légendaires du même nom")
     legends_ordered = legends and bool(_ORDER_RE.search(text))
     token_zone = ""
-    token = _TOKEN_RE.search(text)
-    if token:
-        for pattern, zone in _TOKEN_ZONES:
-            where = pattern.search(text, token.end())
-            if where:
-                token_zone = zone
-                read.append(Fact(question[token.start() : where.end()], token.start(), where.end(), f"un jeton va : {zone}"))
-                break
+    for token in _TOKEN_RE.finditer(text):
+        told_of = _token_sentences(text, token.end())
+        found = [(where, zone) for pattern, zone in _TOKEN_ZONES if (where := pattern.search(text, token.end(), told_of))]
+        if token.start() < _asking_start(text):  # "ça détruit ses jetons ?" asks whether it does
+            found += [(where, zone) for pattern, zone in _TOKEN_OBJECT_ZONES if (where := pattern.search(text, 0, token.start()))]
+        if found:
+            where, token_zone = min(found, key=lambda item: item[0].start())
+            read.append(
+                Fact(question[token.start() : where.end()], token.start(), where.end(), f"un jeton va : {token_zone}")
+            )
+            break
     attachment, attachment_zone = "", ""
     attached = _ATTACHMENT_RE.search(text)
     hypothetical = _alternatives_start(text, listed=True)
