@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 from rules_kb.ask import RemarkKind, ask
 from rules_kb.ask.named_edition import named_edition
-from rules_kb.ask.names import Named, later_keywords, read_later_keywords, unknown_card_names
+from rules_kb.ask.names import (
+    Named,
+    later_keywords,
+    read_later_keywords,
+    unknown_card_names,
+)
 from rules_kb.serialize import answer_dict
 
 INTERNAL_ID_RE = re.compile(r"\b(?:creature-\d+|legende-\d|creature-partie|effet-\d+)\b")

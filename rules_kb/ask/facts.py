@@ -48,6 +48,7 @@ What is read, by pattern:
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import NamedTuple
@@ -62,7 +63,7 @@ NUMBER_WORDS = {
 }  # fmt: skip
 #: A number a player writes: digits (at most :data:`MAX_DIGITS`, a longer one is no fact) or a French word.
 MAX_DIGITS = 4
-_DIGITS = r"\d{1,%d}" % MAX_DIGITS
+_DIGITS = rf"\d{{1,{MAX_DIGITS}}}"
 _NUMBER = r"(-?(?<!\d)" + _DIGITS + r"(?!\d)|" + "|".join(NUMBER_WORDS) + r")"
 
 _PT_RE = re.compile(r"(?<![\d+\-/])(" + _DIGITS + r")\s*/\s*(" + _DIGITS + r")(?![\d/])")
@@ -348,7 +349,7 @@ def _alternatives(text: str, matches: list[re.Match], between: str) -> set[int]:
     in a row with only ``between`` (a pattern ending in "ou …") between
     them, the second followed by a question mark in its sentence."""
     return {
-        id(match) for first, second in zip(matches, matches[1:])
+        id(match) for first, second in itertools.pairwise(matches)
         if re.fullmatch(between, text[first.end() : second.start()]) and re.match(r"[^.;!]*\?", text[second.end() :])
         for match in (first, second)
     }  # fmt: skip
