@@ -6,7 +6,7 @@
     .venv/bin/python bench/eval_ask.py --misses             # and the tuning questions ask misses at 3
     .venv/bin/python bench/eval_ask.py --set registers-validation --system ask   # a row per register, worst first
 
-The register sets (``registers-validation``, ``registers-test``, ``registers-test2``: one
+The register sets (``registers-validation``, ``registers-test``, ``registers-test2``, ``registers-test3``: one
 helper a register — terse call, rambling story, franglais, SMS, rules
 vocabulary, wrong premise, card names, edition named) are reported a row
 per register; their headline is the **worst register** (by recall@3, then

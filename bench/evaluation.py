@@ -38,11 +38,11 @@ DEPTH = 5
 CUTOFFS = (1, 3, 5)
 #: The folder of the question sets, and the sets in the order they are reported.
 EVAL_DIR = Path(__file__).resolve().parent.parent / "tests" / "eval"
-SETS = ("tuning", "validation", "test", "registers-validation", "registers-test", "registers-test2")
+SETS = ("tuning", "validation", "test", "registers-validation", "registers-test", "registers-test2", "registers-test3")
 #: The editions whose rules a FAQ edition completes (the FAQ quotes only what it changes).
 COMPLETES = {"2006-faq": ("2004",)}
 #: The sets written in registers (one helper a register, issue 33), reported a row per register.
-REGISTER_SETS = ("registers-validation", "registers-test", "registers-test2")
+REGISTER_SETS = ("registers-validation", "registers-test", "registers-test2", "registers-test3")
 
 
 def set_path(name: str) -> Path:

@@ -402,7 +402,7 @@ def test_calibration_stories_are_unseen_by_the_adapter_and_copy_no_evaluation_qu
     known = {rule.number for rule in kb.corpus.rules}
     assert all(q.answers <= known for q in questions)
     forbidden = set()
-    for name in ("validation", "test", "registers-validation", "registers-test", "registers-test2"):
+    for name in ("validation", "test", "registers-validation", "registers-test", "registers-test2", "registers-test3"):
         for question in load_questions(set_path(name)):
             forbidden |= runs(question.question)
     for situation in corpus_situations(kb.corpus):
@@ -454,7 +454,7 @@ def test_the_register_sets_cover_every_register_and_every_procedure_point(kb):
     procedure = ("103", "404", "405", "408", "409", "410", "411", "412", "413", "500", "501", "502", "503")
     points = {rule.number for rule in kb.rules("2004") if re.fullmatch(r"\d{3}\.\d+", rule.number)
               and rule.number.split(".")[0] in procedure}  # fmt: skip
-    for name in ("registers-validation", "registers-test", "registers-test2"):
+    for name in ("registers-validation", "registers-test", "registers-test2", "registers-test3"):
         questions = load_questions(set_path(name))
         counts = Counter(question.register for question in questions)
         assert set(counts) == {"terse", "rambling", "franglais", "sms", "vocabulary", "premise", "cards", "edition"}
