@@ -244,6 +244,15 @@ def test_a_token_goes_to_the_zone_its_own_sentences_tell(question, zone):
     assert extract_facts(question).token_zone == zone
 
 
+def test_an_aura_phases_out_with_its_creature(kb):
+    """502.15i (2004): what is attached to a permanent phasing out phases out with it; 420.5d does not apply."""
+    answer = ask(kb, "mon aura est sur ma créature qui passe hors phase, l'aura va au cimetière ?")
+    assert answer.facts.attachment_zone == "hors phase" and "420.5d" not in answer.verification.applied
+    assert any("passe hors phase : elle y passe avec elle (502.15i)" in fact.meaning for fact in answer.facts.read)
+    dies = ask(kb, "mon aura est sur ma créature qui meurt, elle va où ?")
+    assert "420.5d" in dies.verification.applied
+
+
 # -- the SMS spellings -------------------------------------------------------------
 
 

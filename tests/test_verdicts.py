@@ -111,6 +111,18 @@ VERDICTS = {
     "w5a-franglais-047": ('102.4', '420.5a', '420.5h'),
     "w5a-franglais-097": ('420.5d',),
     "w5b-cards-068": ('420.5f',),
+    "w6a-cards-051": ('420.5f',),
+    "w6a-cards-066": ('420.5f',),
+    "w6a-terse-046": ('420.5h',),
+    "w6a-terse-059": ('420.5e',),
+    "w6a-terse-067": ('420.5f',),
+    "w6a-terse-068": ('420.5f',),
+    "w6a-edition-079": ('420.5f',),
+    "w6a-vocabulary-025": ('420.5e',),  # which legend is older is not told: "à préciser"
+    "w6a-vocabulary-050": ('420.5f',),
+    "w6a-vocabulary-101": ('420.5g',),
+    "w6a-franglais-050": ('420.5h',),
+    "w6b-cards-081": ('420.5b',),
     # "Il a pris 1 blessure": the sentence before's creature of the pronoun's gender (the lord's 1/1 dies without it)
     "tk-086": ('420.5c',),
 }
@@ -119,7 +131,6 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "tr-vocabulary-015": "an artifact destroyed is read as an equipped creature leaving play (420.5k)",
     "tr-edition-027": "a question on what makes two names the same (2011's 201.2) is read as the legend rule",
     "t2-rambling-057": "the checker follows the 2006 FAQ (420.5n: the counters cancel); the story is told under 2004 (200.10)",
-    "t2-franglais-025": "an aura on a creature phasing out is read as put into the graveyard; it phases out with it (502.15i)",
     "t2-premise-028": "the player's false premise (double strike as one 4-damage blow) is read as the board",
     "t2-premise-095": "the 0/0 the player asks about is read as a second creature",
     "t3-vocabulary-096": "a toughness of 0 during a resolution is read as the board's (no state-based check then: 420.3)",
@@ -128,6 +139,8 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "tl-049": "an effect lasting until end of combat is read as still applying after combat (the checker has no durations)",
     "t7-rambling-027": "two legends of different names blocking together are read as the legend rule",
     "t7-cards-067": "the damage told twice is counted twice, and the effects ending at cleanup are not modelled (314.2)",
+    "w6a-cards-017": "an aura destroyed by the same spell as its creature is read as left attached to nothing (420.5d)",
+    "w6a-vocabulary-047": "a token an effect on cards would not move is read as put into the library",
     "t4-cards-066": "a */* creature's 0/0 in the graveyard is read as its value in play (a characteristic-defining ability)",
 }
 

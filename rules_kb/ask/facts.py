@@ -129,7 +129,7 @@ _GONE_TO = (
     (Zone.HAND, r"main|hand", r"bounce|renvoyee?(?: dans la main)?"),
     (Zone.LIBRARY, r"bibliotheque|library|deck", r"meulee?"),
     (Zone.EXILE, r"exil", r"exilee?|exiler|retiree? de la partie|blink"),
-    (Zone.PHASED_OUT, r"hors phase", r"phase out|phasee|dephasee?"),
+    (Zone.PHASED_OUT, r"hors phase", r"phase out|phasee|dephasee?|pass\w* hors phase"),  # 502.15: "passe hors phase"
 )  # fmt: skip
 _TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone.label) for zone, nouns, verbs in _GONE_TO)
 #: A verb of going whose object is the token ("je sacrifie le jeton").
@@ -573,7 +573,13 @@ def extract_facts(question: str) -> Facts:
         leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
         attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
         start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
-        read.append(Fact(question[start:end], start, end, f"{attachment} attaché à une créature qui quitte le jeu ({attachment_zone})"))
+        attached_word, pronoun = ("attachée", "elle") if attachment == "aura" else ("attaché", "il")
+        meaning = (
+            f"{attachment} {attached_word} à une créature qui passe hors phase : {pronoun} y passe avec elle (502.15i)"
+            if attachment_zone == Zone.PHASED_OUT.label
+            else f"{attachment} {attached_word} à une créature qui quitte le jeu ({attachment_zone})"
+        )
+        read.append(Fact(question[start:end], start, end, meaning))
     empty = ""
     library = _EMPTY_LIBRARY_RE.search(text)
     if library and _DRAW_RE.search(text) and not _NO_DRAW_RE.search(text):
@@ -727,6 +733,8 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
             kind = ['card_types = ["enchantement"]', 'subtypes = ["aura"]', 'enchant = ["créature"]']
         else:
             kind = ['card_types = ["artefact"]', 'subtypes = ["équipement"]']
+        if facts.attachment_zone == Zone.PHASED_OUT.label:
+            kind.append(f"zone = {_toml(Zone.PHASED_OUT.label)}")  # 502.15i: it phases out with its creature
         lines += [
             "", "[[permanent]]", f'id = "{"aura" if facts.attachment == "aura" else "equipement"}"',
             f"name = {_toml(facts.attachment.capitalize())}", f"controller = {_toml(YOU)}", *kind,
