@@ -253,6 +253,21 @@ def test_an_aura_phases_out_with_its_creature(kb):
     assert "420.5d" in dies.verification.applied
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Un sort détruit ma créature et le Guide griffon qui l'enchante. Mon aura va où ?",
+        "Il sacrifie sa créature et son équipement, l'équipement reste en jeu ?",
+        "Ma créature et son aura sont détruites, l'aura part par effet d'état ?",
+    ],
+)
+def test_an_attachment_destroyed_with_its_creature_is_not_left_attached(question):
+    """420.5d/420.5k judge an aura or equipment still in play; one the same effect destroyed is not."""
+    from rules_kb.ask.facts import extract_facts
+
+    assert extract_facts(question).attachment == ""
+
+
 # -- the SMS spellings -------------------------------------------------------------
 
 

@@ -139,7 +139,6 @@ KNOWN_WRONG: dict[str, str] = {  # question id → how its facts are misread (is
     "tl-049": "an effect lasting until end of combat is read as still applying after combat (the checker has no durations)",
     "t7-rambling-027": "two legends of different names blocking together are read as the legend rule",
     "t7-cards-067": "the damage told twice is counted twice, and the effects ending at cleanup are not modelled (314.2)",
-    "w6a-cards-017": "an aura destroyed by the same spell as its creature is read as left attached to nothing (420.5d)",
     "w6a-vocabulary-047": "a token an effect on cards would not move is read as put into the library",
     "t4-cards-066": "a */* creature's 0/0 in the graveyard is read as its value in play (a characteristic-defining ability)",
 }

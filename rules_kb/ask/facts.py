@@ -142,9 +142,16 @@ _ATTACHMENT_RE = re.compile(r"\b(?:aura|auras|enchantement local|enchantee?|equi
 #: The aura or equipment itself leaves too, or is a spell being cast: it is not in play to be put
 #: into the graveyard by 420.5d/420.5k (an aura whose target left is countered: 413.2a).
 _ATTACHMENT_GONE_RE = re.compile(
-    r"\b(?:aura|equipement)\s+(?:\w+\s+){0,2}(?:part|partent|meurt|est detruite?|va au cimetiere|quitte le jeu|cible)"
+    r"\b(?:aura|equipement)\s+(?:\w+\s+){0,2}(?:part|partent|meurt|est detruite?|sont detruite?s|va au cimetiere|quitte le jeu|cible)"
     r"|\bdetrui\w*\s+(?:\w+\s+){0,7}(?:enchantements|auras|equipements|artefacts)\b"
     r"|\b(?:lance|lancer|joue|jouer|cast)\s+(?:\w+\s+){0,2}aura\b"
+)
+#: One destruction or sacrifice of the creature and of what is attached to it ("détruit ma créature
+#: et le Guide griffon qui l'enchante", "il sacrifie sa créature et son équipement"): told even in
+#: the question's sentence, before the alternatives it asks about.
+_DESTROYED_WITH_RE = re.compile(
+    r"\b(?:detrui\w*|sacrifi\w*)\s+[^.;?!]{0,60}\bet\s+(?:\w+\s+){0,4}"
+    r"(?:(?:son|sa|mon|ma|l')\s*(?:aura|equipement)|qui\s+l'\s*(?:enchante|equipe))\b"
 )
 #: The creature left while the aura was a spell on the stack (in response to it): the aura never
 #: got attached, and its spell is countered on resolution (413.2a), not put into the graveyard by 420.5d.
@@ -569,7 +576,8 @@ def extract_facts(question: str) -> Facts:
         leaves = min(gone, key=lambda pair: pair[0].start())[0]
         start, end = min(attached.start(), leaves.start(), on_stack.start()), max(attached.end(), leaves.end(), on_stack.end())
         read.append(Fact(question[start:end], start, end, "une aura encore sur la pile dont la créature ciblée s'en va"))
-    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told) and not on_stack:
+    with_it = _DESTROYED_WITH_RE.search(text, 0, hypothetical)
+    if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told) and not with_it and not on_stack:
         leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
         attachment = "équipement" if attached.group(0).startswith("equip") else "aura"
         start, end = min(attached.start(), leaves.start()), max(attached.end(), leaves.end())
