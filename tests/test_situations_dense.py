@@ -209,7 +209,10 @@ def test_every_story_reaches_the_rules_it_decides(kb):
 
 def test_a_story_left_out_changes_only_its_rules_profiles(kb):
     index = dense.read_vectors(kb)
-    number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
+    # a story of a rule that has few: with many, one story moves the profile less than the
+    # rounding of the stored profiles (int8) that ``every`` reads and ``without`` does not
+    counts = index.story_counts()
+    number = min((n for n, nodes in enumerate(index.story_nodes) if nodes), key=lambda n: (counts[index.story_nodes[n][0]], n))
     vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)  # the story, normalised
     every = index.profiles(vector)
     without = index.profiles(vector, hidden_stories=frozenset({number}))
