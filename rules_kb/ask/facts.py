@@ -38,10 +38,14 @@ What is read, by pattern:
 - ``N marqueurs poison``: poison counters;
 - "deux légendes" / "même nom" with a legend: two legendary permanents
   with the same name;
-- a token ("jeton", "token") and, after it, a zone ("cimetière", "main",
-  "bibliothèque", "exil"…): a token in that zone;
+- a token ("jeton", "token") and, after it in its sentence (or the next
+  ones that go on about it with a pronoun), a zone ("cimetière", "main",
+  "bibliothèque", "exil"…), or a verb of going told of it ("je sacrifie
+  mon jeton"): a token in that zone;
 - an aura or equipment and a creature that leaves play ("meurt",
-  "exilée", "sacrifiée"…): the attachment on a creature gone to that zone;
+  "exilée", "sacrifiée"…): the attachment on a creature gone to that zone
+  (one phasing out phases out with it, 502.15i; one destroyed with it is
+  not read);
 - "pioche" with an empty library ("bibliothèque vide", "plus de cartes"):
   a player who drew from an empty library.
 """
@@ -305,6 +309,9 @@ _PRONOUN_OPENING_RE = re.compile(
 )
 
 
+_SENTENCE_END_RE = re.compile(r"[.;?!]")
+
+
 def _token_sentences(folded: str, start: int) -> int:
     """End of what is told about a token named just before ``start``.
 
@@ -314,7 +321,7 @@ def _token_sentences(folded: str, start: int) -> int:
     """
     end = start
     while True:
-        stop = re.compile(r"[.;?!]").search(folded, end)
+        stop = _SENTENCE_END_RE.search(folded, end)
         if not stop:
             return len(folded)
         end = stop.end()
@@ -551,10 +558,11 @@ def extract_facts(question: str) -> Facts:
         note(found, "deux permanents légendaires du même nom")
     legends_ordered = legends and bool(_ORDER_RE.search(text))
     token_zone = ""
+    asking = _asking_start(text)
     for token in _TOKEN_RE.finditer(text):
         told_of = _token_sentences(text, token.end())
         found = [(where, zone) for pattern, zone in _TOKEN_ZONES if (where := pattern.search(text, token.end(), told_of))]
-        if token.start() < _asking_start(text):  # "ça détruit ses jetons ?" asks whether it does
+        if token.start() < asking:  # "ça détruit ses jetons ?" asks whether it does
             found += [(where, zone) for pattern, zone in _TOKEN_OBJECT_ZONES if (where := pattern.search(text, 0, token.start()))]
         if found:
             where, token_zone = min(found, key=lambda item: item[0].start())
