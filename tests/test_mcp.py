@@ -13,10 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules_kb.operations import Front
 from rules_kb.serve import mcp as server
 
 SCRIPT = Path(sys.executable).with_name("rules-kb")
-TOOL_NAMES = ["show_rule", "define_term", "search_rules", "ask_rules", "check_scenario"]
+#: In the order of their declarations (rules_kb.operations.OPERATIONS).
+TOOL_NAMES = ["show_rule", "search_rules", "define_term", "ask_rules", "check_scenario"]
 
 #: What the session asks, by label: (tool, arguments).
 CALLS = {
@@ -33,17 +35,16 @@ CALLS = {
 }
 
 
-async def _session() -> dict:
-    """Start ``rules-kb mcp``, list its tools, make every call of :data:`CALLS`."""
+async def _session(quiet) -> dict:
+    """Start ``rules-kb mcp`` (its standard error to ``quiet``), list its tools, make every call of :data:`CALLS`."""
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     parameters = StdioServerParameters(command=str(SCRIPT), args=["mcp"], env=dict(os.environ))
-    with open(os.devnull, "w") as quiet:
-        async with stdio_client(parameters, errlog=quiet) as (read, write), ClientSession(read, write) as session:
-            info = await session.initialize()
-            tools = (await session.list_tools()).tools
-            results = {label: await session.call_tool(name, arguments) for label, (name, arguments) in CALLS.items()}
+    async with stdio_client(parameters, errlog=quiet) as (read, write), ClientSession(read, write) as session:
+        info = await session.initialize()
+        tools = (await session.list_tools()).tools
+        results = {label: await session.call_tool(name, arguments) for label, (name, arguments) in CALLS.items()}
     return {"info": info, "tools": tools, "results": results}
 
 
@@ -51,7 +52,8 @@ async def _session() -> dict:
 def session(kb):  # kb: the cache is built before the server opens it
     import anyio
 
-    return anyio.run(_session)
+    with open(os.devnull, "w") as quiet:
+        return anyio.run(_session, quiet)
 
 
 def _data(result) -> dict:
@@ -77,7 +79,7 @@ def test_the_server_starts_and_lists_the_five_tools_in_french(session):
     assert list(tools) == TOOL_NAMES
     assert all("« citations »" in tool.description for tool in tools.values())
     assert tools["show_rule"].input_schema["required"] == ["number"]
-    assert tools["search_rules"].input_schema["properties"]["limit"]["maximum"] == 50
+    assert tools["search_rules"].input_schema["properties"]["limit"]["maximum"] == 200  # as on the CLI and HTTP
     assert tools["show_rule"].annotations.read_only_hint is True
 
 
@@ -137,7 +139,7 @@ _WORDS = st.sampled_from(["420.5c", "420", "4", "2004", "règle", "carte", "bles
 
 def _arguments(name: str):
     """Arguments for ``name``: its own parameters with plausible or arbitrary values, and strangers."""
-    params = [param.name for param in server._BY_NAME[name].params] if name in server._BY_NAME else ["number"]
+    params = [param.name_on(Front.MCP) for param in server._BY_NAME[name].params] if name in server._BY_NAME else ["number"]
     value = _WORDS | _JSON | st.integers(-3, 60) | st.lists(_WORDS, max_size=3)
     return st.dictionaries(st.sampled_from([*params, "extra"]), value, max_size=4) | st.none() | _JSON
 
@@ -162,16 +164,16 @@ def test_arguments_are_checked_in_french(kb):
     assert server.arguments(tool, {"query": "a", "limit": 3.0, "edition": " "}) == {
         "query": "a", "limit": 3, "edition": None, "kinds": (),
     }  # fmt: skip
-    for given, expected in [
-        ({"query": "a", "limit": True}, "doit être un nombre entier de 1 à 50"),
+    for arguments, expected in [
+        ({"query": "a", "limit": True}, "doit être un nombre entier de 1 à 200"),
         ({"query": "a", "kinds": "règle"}, "doit être une liste"),
         ({"query": "a", "typo": 1}, "Argument inconnu pour search_rules : « typo »"),
         ({"limit": 2}, "Il manque l'argument « query »"),
         ({"query": "x" * 2001}, "trop long : 2001 caractères, 2000 au plus"),
         ({"query": "a\udc80"}, "caractères invalides"),
     ]:
-        result = server.call(kb, "search_rules", given)
-        assert result.error and expected in result.text, (given, result.text)
+        result = server.call(kb, "search_rules", arguments)
+        assert result.error and expected in result.text, (arguments, result.text)
 
 
 def test_errors_say_what_to_try_with_the_tools(kb):

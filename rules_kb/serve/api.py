@@ -1,7 +1,16 @@
 """The HTTP JSON API of ``rules-kb serve`` (``/api/…``): the shapes of ``--json``.
 
-Every answer is the JSON document the matching command prints with
-``--json`` (:mod:`rules_kb.serialize`):
+Every address is derived from a declaration (:class:`rules_kb.operations.Operation`):
+the operations of :data:`rules_kb.operations.OPERATIONS` that have an
+``http`` (method, path), and the HTTP-only ones declared here with the same
+dataclasses (:data:`SUGGEST`, :data:`EXAMPLES`, :data:`EXAMPLE`,
+:data:`OPENAPI`); :data:`OPERATIONS` lists them all. From a declaration come
+the route (:func:`routes`), the reading and checking of its parameters
+(:func:`read`, on :func:`rules_kb.operations.arguments`) and its entry in
+the OpenAPI document (:func:`openapi`); this module states no parameter,
+bound or default of its own. Where a parameter travels is read from the
+path: a ``{name}`` of the path is a path parameter, the parameter of
+:data:`BODIES` the request body, any other a query parameter. Today:
 
 - ``GET /api/rules/{number}`` (``?edition=``, ``?only=1``): ``show``;
 - ``GET /api/define?term=``: ``define``;
@@ -12,11 +21,13 @@ Every answer is the JSON document the matching command prints with
 - ``GET /api/examples`` and ``GET /api/examples/{name}``: ``check --example [NOM]``;
 - ``GET /api/openapi.json``: this list as OpenAPI 3.1 (:func:`openapi`).
 
-A user's mistake is ``{"error": {"type", "message"}}`` (:func:`rules_kb.serialize.error_dict`,
-the French message saying what to do on this site) with a 4xx code:
-400 for malformed input, 404 for something the corpus does not hold.
-The size limits (413, 414) and the security headers are in
-:mod:`rules_kb.serve.app`.
+Every answer is the JSON document the matching command prints with
+``--json`` (:mod:`rules_kb.serialize`). A user's mistake is
+``{"error": {"type", "message"}}`` (:func:`rules_kb.serialize.error_dict`,
+the French message saying what to do on this site) with a 4xx code: 400 for
+malformed input (a parameter unknown, missing, too long, out of bounds:
+``BadRequest``), 404 for something the corpus does not hold. The size
+limits (413, 414) and the security headers are in :mod:`rules_kb.serve.app`.
 
 Each request runs in Starlette's thread pool on the one knowledge base
 (its SQLite connection is read-only and serialised by SQLite; what it
@@ -28,18 +39,16 @@ model, whose pending questions are shared
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from rules_kb import serialize
+from rules_kb import operations, serialize
 from rules_kb.core.errors import Remedy, RulesKbError
+from rules_kb.operations import MAX_LIMIT, MAX_TEXT, Front, Kind, Operation, Parameter  # noqa: F401 (the bounds, as declared, re-exported)
 
-#: The most characters a text parameter (a question, a term, a search) may
-#: hold, as on the command line.
-MAX_TEXT = 2000
-#: The most results a search or a question may ask for.
-MAX_LIMIT = 200
 #: Serialises the questions (see the module docstring).
 LOCK = threading.Lock()
 
@@ -57,8 +66,8 @@ _REMEDIES: dict[Remedy, Callable[[str, Any], str]] = {
 
 
 class BadRequest(RulesKbError):
-    """A request the API cannot read (a parameter missing, too long, not a
-    number; a body that is not UTF-8); the message says which, in French."""
+    """A request the API cannot read (a parameter unknown, missing, too long,
+    not a number; a body that is not UTF-8); the message says which, in French."""
 
 
 def message(error: RulesKbError) -> str:
@@ -73,37 +82,160 @@ def status(error: RulesKbError) -> int:
     return 404 if type(error).__name__ in _NOT_FOUND else 400
 
 
-def text_parameter(params, name: str, required: bool = True) -> str:
-    """The query parameter ``name`` (stripped; ``""`` if absent and not
-    ``required``); raises :class:`BadRequest` if missing, empty or longer
-    than :data:`MAX_TEXT`."""
-    value = (params.get(name) or "").strip()
-    if len(value) > MAX_TEXT:
-        raise BadRequest(f"Le paramètre « {name} » est trop long : {len(value)} caractères, {MAX_TEXT} au plus ; raccourcissez-le.")
-    if required and not value:
-        raise BadRequest(f"Il manque le paramètre « {name} » (par exemple ?{name}=piétinement).")
-    return value
+# -- the HTTP-only operations, declared as those of rules_kb.operations ----------------------
+
+_HTTP = frozenset({Front.HTTP})
+
+#: ``GET /api/suggest``: what the search box suggests as one types (:func:`suggest`).
+SUGGEST = Operation(
+    "suggest", "Suggestions pendant la frappe.",
+    "Les numéros de règles, les termes du glossaire et les noms de cartes qui commencent par ce qui est tapé (son "
+    "dernier mot peut être inachevé : « piétinem »), puis les résultats de la recherche plein texte.",
+    "rules_kb.serve.api:suggest",
+    (
+        Parameter("text", Kind.TEXT, "Ce qui est tapé, même inachevé : « piétinem », « 420.5 ».", default="",
+                  names={Front.HTTP: "q"}, fronts=_HTTP),
+        replace(operations.limit("suggestions", 6), fronts=_HTTP),
+    ),
+    http=("GET", "/api/suggest"),
+)  # fmt: skip
+#: ``GET /api/examples``: the bundled scenarios (``check --example``).
+EXAMPLES = Operation(
+    "examples", "Les scénarios d'exemple.",
+    "Les scénarios d'exemple fournis (nom, titre, description), à lire avec /api/examples/{name}, copier, modifier "
+    "puis envoyer à POST /api/check.",
+    "rules_kb.serve.api:examples", http=("GET", "/api/examples"),
+)  # fmt: skip
+#: ``GET /api/examples/{name}``: one bundled scenario (``check --example NOM``); its
+#: parameter is ``check``'s ``example_name`` (MCP's ``example``), required here.
+EXAMPLE = Operation(
+    "example", "Un scénario d'exemple.",
+    "Un scénario d'exemple fourni, par son nom : son texte TOML, à copier, modifier puis envoyer à POST /api/check.",
+    "rules_kb.serve.api:example",
+    (replace(operations.BY_NAME["check"].param("example_name"), name="name", required=True, names={}, fronts=_HTTP),),
+    http=("GET", "/api/examples/{name}"),
+)  # fmt: skip
+#: ``GET /api/openapi.json``: :func:`openapi`.
+OPENAPI = Operation(
+    "openapi", "La description de l'API.",
+    "Les adresses de l'API, leurs paramètres et leurs codes de réponse, au format OpenAPI 3.1 (ce document).",
+    "rules_kb.serve.api:openapi", http=("GET", "/api/openapi.json"),
+)  # fmt: skip
 
 
-def limit_parameter(params, default: int) -> int:
-    """The ``limit`` parameter: an integer from 1 to :data:`MAX_LIMIT` (``default`` when absent);
-    raises :class:`BadRequest`."""
-    raw = (params.get("limit") or "").strip()
-    if not raw:
-        return default
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
-        raise BadRequest(f"Le paramètre « limit » doit être un nombre entier de 1 à {MAX_LIMIT} (reçu « {raw[:40]} »).")
-    return int(raw)
+
+def without_cli_notes(operation: Operation) -> Operation:
+    """``operation`` with its parameters' help freed of what only the command line
+    means (« (« - » : lue sur l'entrée standard) » in ``ask``'s ``question``): a
+    workaround until :mod:`rules_kb.operations` words its help for every front."""
+    params = tuple(replace(param, help=re.sub(r" ?\(« - » :[^)]*\)", "", param.help)) for param in operation.params)
+    return replace(operation, params=params)
 
 
-def edition_parameter(params) -> str | None:
-    """The ``edition`` parameter, or None."""
-    return text_parameter(params, "edition", required=False) or None
+#: Every operation the API serves: those of :data:`rules_kb.operations.OPERATIONS` with an
+#: ``http``, then the HTTP-only ones.
+OPERATIONS: tuple[Operation, ...] = (
+    *(without_cli_notes(op) for op in operations.OPERATIONS if op.http), SUGGEST, EXAMPLES, EXAMPLE, OPENAPI,
+)
+#: :data:`OPERATIONS` by name.
+BY_NAME: dict[str, Operation] = {operation.name: operation for operation in OPERATIONS}
+
+#: The parameter an operation takes as its request body (by its Python name), and the body's
+#: media type. The declarations do not say where an HTTP parameter travels; this is the one
+#: that is neither in the path nor in the query string.
+BODIES: dict[str, tuple[str, str]] = {"check": ("text", "application/toml")}
+
+#: What the 200 answer of an operation holds, when it is not its command's JSON (no option
+#: named: the site's texts name no command line).
+_SHAPES = {
+    "suggest": "{\"query\", \"hits\": [{\"kind\", \"id\", \"edition\", \"title\", \"snippet\"}…]} : les champs d'un "
+               "résultat de « search »",
+    "examples": "la liste des scénarios d'exemple de « check »",
+    "example": "un scénario d'exemple de « check », avec son texte TOML",
+    "openapi": "OpenAPI 3.1 : ce document",
+}  # fmt: skip
 
 
-def flag_parameter(params, name: str) -> bool:
-    """A yes/no parameter (``1``, ``true``, ``oui``, ``on``: yes)."""
-    return (params.get(name) or "").strip().lower() in ("1", "true", "oui", "on", "yes")
+# -- reading a request's parameters, as declared ----------------------------------------------
+
+
+def place(operation: Operation, param: Parameter) -> str:
+    """Where ``param`` travels in a request of ``operation``: ``"path"`` (a ``{name}`` of its
+    path), ``"body"`` (:data:`BODIES`) or ``"query"``."""
+    if operation.http and "{" + param.name_on(Front.HTTP) + "}" in operation.http[1]:
+        return "path"
+    if BODIES.get(operation.name, ("",))[0] == param.name:
+        return "body"
+    return "query"
+
+
+def _where(operation: Operation) -> Callable[[Parameter], str]:
+    """How the messages of :func:`rules_kb.operations.arguments` name a parameter of
+    ``operation`` (mid-sentence: :func:`_checked` capitalises a message's first letter)."""
+    return lambda param: (
+        "le corps de la requête" if place(operation, param) == "body" else f"le paramètre « {param.name_on(Front.HTTP)} »"
+    )
+
+
+def _checked(operation: Operation, given: Mapping[str, Any], where: Callable[[Parameter], str]) -> dict[str, Any]:
+    """:func:`rules_kb.operations.arguments` on the HTTP front (texts read as their
+    parameter's kind); its :class:`rules_kb.operations.ArgumentError` becomes a
+    :class:`BadRequest` (the error's type the API has always answered)."""
+    try:
+        return operations.arguments(operation, Front.HTTP, given, where=where, strings=True)
+    except operations.ArgumentError as error:
+        text = str(error)
+        raise BadRequest(text[:1].upper() + text[1:]) from None
+
+
+def _query(query, params: tuple[Parameter, ...]) -> dict[str, Any]:
+    """The query string ``query`` (a multi-dict: ``getlist``, like Starlette's
+    ``QueryParams``; or a plain mapping) as ``{name: value}``: a repeatable
+    parameter (:attr:`rules_kb.operations.Kind.TEXTS`) gives the list of its
+    values, left out when they are all empty; any other its last value."""
+    repeatable = {param.name_on(Front.HTTP) for param in params if param.kind is Kind.TEXTS}
+    given: dict[str, Any] = {}
+    for name in query:
+        if name in repeatable:
+            values = query.getlist(name) if hasattr(query, "getlist") else [query[name]]
+            if values := [value.strip() for value in values if value.strip()]:
+                given[name] = values
+        else:
+            given[name] = query[name]
+    return given
+
+
+def read(operation: Operation, query, path: Mapping[str, str] | None = None, body: str | None = None) -> dict[str, Any]:
+    """The arguments of a request of ``operation`` (Python name → value, the
+    defaults of those left out), from its query string ``query``, its path
+    parameters ``path`` and its ``body`` (already decoded), checked against
+    the declaration; raises :class:`BadRequest` (French) for a parameter
+    unknown, missing or malformed."""
+    params = operation.params_on(Front.HTTP)
+    in_query = tuple(param for param in params if place(operation, param) == "query")
+    elsewhere = tuple(param for param in params if place(operation, param) != "query")
+    where = _where(operation)
+    if not in_query and (unknown := next(iter(query), None)) is not None:  # the operations' message would list none
+        raise BadRequest(f"Paramètre inconnu pour {operation.http[1]} : « {str(unknown)[:40]} » ; cette adresse n'en prend aucun.")
+    # Named by its address in the messages (« Paramètre inconnu pour /api/search »), not by its MCP tool.
+    checked = _checked(replace(operation, name=operation.http[1], tool=None, params=in_query), _query(query, in_query), where)
+    given: dict[str, Any] = {}
+    for param in elsewhere:
+        name = param.name_on(Front.HTTP)
+        given[name] = body if place(operation, param) == "body" else (path or {}).get(name)
+    return checked | _checked(replace(operation, params=elsewhere), given, where)
+
+
+def parameter(query, param: Parameter, name: str | None = None) -> Any:
+    """One parameter of a page's query string (or path: any mapping), read and
+    checked as ``param`` declares it; ``name``: its name there (by default its
+    HTTP name). The other parameters are ignored (a page takes what it knows).
+    Raises :class:`BadRequest`."""
+    name = name or param.name_on(Front.HTTP)
+    param = replace(param, names={Front.HTTP: name}, fronts=_HTTP)
+    alone = Operation(name, "", "", "", (param,))
+    given = _query(query, (param,))
+    return _checked(alone, {name: given[name]} if name in given else {}, _where(alone))[param.name]
 
 
 def scenario_text(body: bytes) -> str:
@@ -130,8 +262,6 @@ def show(kb, number: str, edition: str | None = None, only: bool = False) -> dic
     """``show``'s JSON (:func:`rules_kb.serialize.lookup_dict`)."""
     from rules_kb.lookup.rules import show as lookup
 
-    if len(number) > MAX_TEXT:
-        raise BadRequest(f"Le numéro est trop long : {len(number)} caractères.")
     return serialize.lookup_dict(lookup(kb, number, edition), only=only, note=note_text)
 
 
@@ -230,43 +360,83 @@ def example(name: str) -> dict:
     return serialize.example_dict(bundled(name[:MAX_TEXT]))
 
 
+def _schema(param: Parameter) -> dict[str, Any]:
+    """The JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12) of ``param``'s values, from its
+    declaration: type, ``maxLength`` (a text's or each of a list's), ``minimum``/``maximum``,
+    ``maxItems``, ``enum``, ``default``."""
+    text: dict[str, Any] = {"type": "string", "maxLength": param.longest}
+    if param.choices:
+        text["enum"] = list(param.choices)
+    if param.kind is Kind.TEXT:
+        schema = text
+    elif param.kind is Kind.TEXTS:
+        schema = {"type": "array", "items": text, "maxItems": operations.MAX_VALUES}
+    elif param.kind is Kind.INTEGER:
+        schema = {"type": "integer", "minimum": param.low, "maximum": param.high}
+    elif param.kind is Kind.FLAG:
+        schema = {"type": "boolean"}
+    else:
+        raise ValueError(f"{param.name}: a {param.kind} parameter has no place on HTTP")
+    if not param.required and param.default is not None:
+        schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
+    return schema
+
+
+#: The error answers, by status.
+_ERRORS = {
+    "400": "Paramètre inconnu, manquant, trop long, hors limites ou mal formé",
+    "404": "Absent du corpus (règle, terme, édition, exemple)",
+    "413": "Corps de la requête trop grand",
+    "414": "Adresse trop longue",
+}
+
+
+def _path_item(operation: Operation) -> dict[str, Any]:
+    """The OpenAPI operation object of ``operation``, from its declaration."""
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    parameters, body = [], None
+    for param in operation.params_on(Front.HTTP):
+        where = place(operation, param)
+        if where == "body":
+            body = param
+            continue
+        described = {"name": param.name_on(Front.HTTP), "in": where, "required": param.required or where == "path",
+                     "description": param.help, "schema": _schema(param)}  # fmt: skip
+        if param.kind is Kind.TEXTS:
+            described.update(style="form", explode=True)  # ?kind=carte&kind=règle
+        parameters.append(described)
+    shape = _SHAPES.get(operation.name, f"« {operation.name} »")
+    responses = {"200": {"description": f"Le document JSON de {shape} (formes décrites dans le README).",
+                         "content": {"application/json": {"schema": {"type": "object"}}}}}  # fmt: skip
+    for code, what in _ERRORS.items():
+        if code != "413" or body is not None:
+            responses[code] = {"description": f"{what} : {{\"error\": {{\"type\", \"message\"}}}}, message en français.", **error}
+    item: dict[str, Any] = {"operationId": operation.name, "summary": operation.summary,
+                            "description": operation.description, "parameters": parameters}  # fmt: skip
+    if body is not None:
+        media = BODIES[operation.name][1]
+        # Required on HTTP although not in the declaration: the body is the only way to give a
+        # scenario here (MCP may name an example instead); an empty body is a 400.
+        item["requestBody"] = {"required": True, "description": body.help, "content": {media: {"schema": _schema(body)}}}
+    item["responses"] = responses
+    return item
+
+
 def openapi() -> dict:
-    """The API described as OpenAPI 3.1 (served at ``/api/openapi.json``): its
-    addresses, parameters and codes; the answers' shapes are those of
+    """The API described as OpenAPI 3.1 (served at ``/api/openapi.json``),
+    generated from :data:`OPERATIONS`: each address, its method, its
+    parameters (where they travel, their type, bounds, length, default and
+    French help), its body and its codes; the answers' shapes are those of
     ``--json``, described in the README."""
-
-    def parameter(name: str, where: str = "query", required: bool = False, kind: str = "string", text: str = "") -> dict:
-        return {"name": name, "in": where, "required": required, "schema": {"type": kind}, "description": text}
-
-    error = {"description": "Erreur de l'utilisateur : {\"error\": {\"type\", \"message\"}} (message en français)",
-             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}  # fmt: skip
-
-    def answer(summary: str, parameters: list[dict], like: str) -> dict:
-        return {"summary": summary, "parameters": parameters, "responses": {
-            "200": {"description": f"Le document JSON de « {like} » (formes décrites dans le README)", "content": {"application/json": {"schema": {"type": "object"}}}},
-            "400": error, "404": error, "414": error,
-        }}  # fmt: skip
-
-    edition = parameter("edition", text="Édition des règles (2004, 2006-faq, 2011…)")
-    limit = parameter("limit", kind="integer", text=f"De 1 à {MAX_LIMIT}")
+    paths: dict[str, dict[str, Any]] = {}
+    for operation in OPERATIONS:
+        method, path = operation.http
+        paths.setdefault(path, {})[method.lower()] = _path_item(operation)
     return {
         "openapi": "3.1.0",
         "info": {"title": "rules-kb", "version": "1", "description": "Les règles de Magic : l'Assemblée, en français : "
-                 "les mêmes réponses, aux mêmes formes JSON, que la ligne de commande."},  # fmt: skip
-        "paths": {
-            "/api/rules/{number}": {"get": answer("Une règle par son numéro", [
-                parameter("number", "path", True, text="420.5c, 420.5, 420 ou 4"), edition,
-                parameter("only", text="1 : sans les sous-règles")], "show")},
-            "/api/define": {"get": answer("Un terme du glossaire", [parameter("term", required=True)], "define")},
-            "/api/search": {"get": answer("Recherche plein texte", [parameter("q", required=True), limit, edition,
-                                          parameter("kind", text="règle, glossaire, carte, décision, faq, cours (répétable)")], "search")},
-            "/api/ask": {"get": answer("Les règles d'une situation", [parameter("q", required=True), limit, edition], "ask")},
-            "/api/suggest": {"get": answer("Suggestions pendant la frappe", [parameter("q"), limit], "search")},
-            "/api/check": {"post": {**answer("Vérifier un scénario", [edition], "check"),
-                                    "requestBody": {"required": True, "content": {"application/toml": {"schema": {"type": "string"}}}}}},
-            "/api/examples": {"get": answer("Les scénarios d'exemple", [], "exemples")},
-            "/api/examples/{name}": {"get": answer("Un scénario d'exemple", [parameter("name", "path", True)], "exemple")},
-        },
+                 "les mêmes réponses, aux mêmes formes JSON, que la ligne de commande."},
+        "paths": paths,
         "components": {"schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
             "type": "object", "required": ["type", "message"],
             "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}}},
@@ -274,6 +444,19 @@ def openapi() -> dict:
 
 
 # -- the routes ------------------------------------------------------------------------------
+
+#: The function answering each operation, called with the knowledge base and the arguments :func:`read` gives.
+_ANSWERS: dict[str, Callable[..., dict]] = {
+    "show": show,
+    "define": define,
+    "search": search,
+    "ask": ask,
+    "check": check,
+    "suggest": suggest,
+    "examples": lambda kb: examples(),
+    "example": lambda kb, name: example(name),
+    "openapi": lambda kb: openapi(),
+}
 
 
 def error_response(error: RulesKbError):
@@ -283,61 +466,38 @@ def error_response(error: RulesKbError):
     return JSONResponse(serialize.error_dict(error, message(error)), status_code=status(error))
 
 
-def _answering(compute: Callable[[Any], dict]):
-    """A Starlette endpoint (run in the thread pool) answering ``compute(request)`` as JSON."""
+def _endpoint(operation: Operation):
+    """The Starlette endpoint of ``operation``: its body (if it takes one, :data:`BODIES`)
+    read asynchronously within the size limit, then in the thread pool its arguments read
+    (:func:`read`) and its answer computed as JSON."""
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 
-    def endpoint(request):
+    answer = _ANSWERS[operation.name]
+    takes_body = operation.name in BODIES
+
+    async def endpoint(request):
         try:
-            return JSONResponse(compute(request))
+            body = scenario_text(await request.body()) if takes_body else None
+
+            def compute():
+                arguments = read(operation, request.query_params, request.path_params, body)
+                return JSONResponse(answer(request.app.state.kb, **arguments))
+
+            return await run_in_threadpool(compute)
         except RulesKbError as error:
             return error_response(error)
 
     return endpoint
 
 
-async def _check_endpoint(request):
-    """``POST /api/check``: the body read asynchronously (within the size limit), then checked in the thread pool."""
-    from starlette.concurrency import run_in_threadpool
-    from starlette.responses import JSONResponse
-
-    try:
-        text = scenario_text(await request.body())
-        edition = edition_parameter(request.query_params)
-        return JSONResponse(await run_in_threadpool(check, request.app.state.kb, text, edition))
-    except RulesKbError as error:
-        return error_response(error)
-
-
 def routes() -> list:
-    """The API's Starlette routes."""
+    """The API's Starlette routes, one per operation of :data:`OPERATIONS` (a path
+    parameter takes the rest of the path, slashes included: ``/api/rules/a/b`` is a 400
+    of ``show``, not an unknown address)."""
     from starlette.routing import Route
 
-    def kb(request):
-        return request.app.state.kb
-
-    def kinds(request) -> tuple[str, ...]:
-        return tuple(text_parameter({"kind": kind}, "kind") for kind in request.query_params.getlist("kind") if kind.strip())
-
     return [
-        Route("/api/rules/{number:path}", _answering(lambda request: show(
-            kb(request), request.path_params["number"], edition_parameter(request.query_params),
-            flag_parameter(request.query_params, "only"),
-        ))),  # fmt: skip
-        Route("/api/define", _answering(lambda request: define(kb(request), text_parameter(request.query_params, "term")))),
-        Route("/api/search", _answering(lambda request: search(
-            kb(request), text_parameter(request.query_params, "q"), limit_parameter(request.query_params, 10),
-            edition_parameter(request.query_params), kinds(request),
-        ))),  # fmt: skip
-        Route("/api/suggest", _answering(lambda request: suggest(
-            kb(request), text_parameter(request.query_params, "q", required=False), limit_parameter(request.query_params, 6),
-        ))),  # fmt: skip
-        Route("/api/ask", _answering(lambda request: ask(
-            kb(request), text_parameter(request.query_params, "q"), limit_parameter(request.query_params, 5),
-            edition_parameter(request.query_params),
-        ))),  # fmt: skip
-        Route("/api/check", _check_endpoint, methods=["POST"]),
-        Route("/api/examples", _answering(lambda request: examples())),
-        Route("/api/openapi.json", _answering(lambda request: openapi())),
-        Route("/api/examples/{name}", _answering(lambda request: example(request.path_params["name"]))),
+        Route(re.sub(r"\{(\w+)\}", r"{\1:path}", operation.http[1]), _endpoint(operation), methods=[operation.http[0]])
+        for operation in OPERATIONS
     ]

@@ -42,11 +42,13 @@ def error_body(kind: str, message: str) -> bytes:
     return json.dumps({"error": {"type": kind, "message": message}}, ensure_ascii=False).encode("utf-8")
 
 
-#: The 404 of an unknown ``/api/`` address: the addresses that exist.
-_UNKNOWN_API = (
-    "Adresse inconnue de l'API. Adresses : /api/rules/420.5c, /api/define?term=…, /api/search?q=…, "
-    "/api/ask?q=…, POST /api/check, /api/examples (décrites dans le README)."
-)
+def _unknown_api() -> str:
+    """The 404 of an unknown ``/api/`` address: the addresses that exist (those of the
+    declared operations, :data:`rules_kb.serve.api.OPERATIONS`)."""
+    from rules_kb.serve import api
+
+    addresses = ", ".join(("" if method == "GET" else f"{method} ") + path for method, path in (op.http for op in api.OPERATIONS))
+    return f"Adresse inconnue de l'API. Adresses : {addresses} (décrites dans /api/openapi.json et le README)."
 
 
 class _TooLarge(Exception):
@@ -129,7 +131,7 @@ def create_app(kb):
 
     def http_error(request, error: HTTPException):
         if request.url.path.startswith("/api/") or request.url.path == "/api":
-            wording = {404: _UNKNOWN_API,
+            wording = {404: _unknown_api(),
                        405: "Méthode non permise sur cette adresse."}.get(error.status_code, str(error.detail))  # fmt: skip
             return Response(error_body("HTTPError", wording), error.status_code, media_type="application/json")
         return pages.error_page(request, error.status_code)

@@ -1,10 +1,18 @@
 """``rules-kb mcp``: an MCP server over standard input and output, for assistants.
 
-Five tools, on the same library functions as the CLI: ``show_rule``
-(:func:`rules_kb.lookup.rules.show`), ``define_term``
-(:func:`rules_kb.lookup.glossary.define`), ``search_rules``
-(:func:`rules_kb.search.search`), ``ask_rules`` (:func:`rules_kb.ask.ask`)
-and ``check_scenario`` (:func:`rules_kb.checker.report.check_scenario`).
+The tools are the operations of :mod:`rules_kb.operations` that have a
+``tool`` name (:data:`rules_kb.operations.BY_TOOL`): ``show_rule``,
+``search_rules``, ``define_term``, ``ask_rules`` and ``check_scenario``.
+From each declaration come the tool's name, title and description, its
+arguments (:meth:`rules_kb.operations.Operation.params_on` for
+:attr:`~rules_kb.operations.Front.MCP`, each named by ``name_on``), their
+JSON Schema (:func:`input_schema`: type, length, bounds, list size, default,
+French help) and their checking (:func:`arguments`, on
+:func:`rules_kb.operations.arguments`). This module adds only what is the
+server's own: the end of each description for an assistant (what
+« citations » holds), how each tool calls its library function and which
+rules it cites (:data:`TOOLS`), the remedies worded with the tools' names.
+
 Each result is the JSON shape of the matching command's ``--json``
 (:mod:`rules_kb.serialize`) plus ``citations``: every rule the answer cites,
 ``{"number", "edition", "title", "text"}``, its text as the knowledge base
@@ -17,9 +25,14 @@ structured content is :func:`rules_kb.serialize.error_dict`; the server goes
 on serving.
 
 :func:`call` runs a tool in process (no MCP involved); :func:`serve` runs
-the server on the SDK's low-level :class:`mcp.server.lowlevel.Server` (the
-tools' schemas and their checking are ours, so that every message is
-French). The ``mcp`` SDK is imported only by :func:`serve`.
+the server on the SDK's low-level :class:`mcp.server.lowlevel.Server`, not on
+its FastMCP: FastMCP builds a tool's schema from a Python signature and
+checks the arguments with pydantic before the tool runs, answering a
+malformed argument in English (pydantic's messages); with the low-level
+server the schemas are generated from our declarations and the arguments
+checked by :func:`rules_kb.operations.arguments`, so every message an
+assistant relays is French. The ``mcp`` SDK is imported only by :func:`serve`
+and :func:`server`.
 """
 
 from __future__ import annotations
@@ -28,19 +41,15 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from rules_kb import serialize
+from rules_kb import operations, serialize
 from rules_kb.core.errors import Remedy, RulesKbError
 from rules_kb.core.model import RecordKind, Rule
 from rules_kb.loader import KnowledgeBase
+from rules_kb.operations import ArgumentError, Front, Kind, Operation, Parameter
+from rules_kb.serve.api import without_cli_notes
 
 #: The server's name, as clients list it.
 NAME = "rules-kb"
-#: The most characters a text argument may hold (a scenario file holds a few thousand).
-MAX_TEXT = 2000
-#: The most characters a scenario's TOML text may hold.
-MAX_SCENARIO = 100_000
-#: The most kinds ``search_rules`` may be given.
-MAX_KINDS = 10
 
 INSTRUCTIONS = (
     "Règles complètes de Magic : l'Assemblée en français, pour les arbitres. Chaque outil rend un document "
@@ -52,36 +61,36 @@ INSTRUCTIONS = (
 )
 
 
-class ArgumentError(RulesKbError):
-    """A tool called with a malformed argument (missing, unknown, of the wrong type, out of bounds)."""
-
-
-class Param(NamedTuple):
-    """An argument of a tool: its ``name``, JSON ``kind`` (``"string"``,
-    ``"integer"``, ``"boolean"``, ``"strings"``: an array of strings), French
-    ``description``, whether it is ``required``, its ``default``, and for an
-    integer its bounds ``low``–``high``; ``longest``: a text's most characters."""
-
-    name: str
-    kind: str
-    description: str
-    required: bool = False
-    default: Any = None
-    low: int = 1
-    high: int = 1
-    longest: int = MAX_TEXT
-
-
 class Tool(NamedTuple):
-    """A tool of the server: its ``name``, French ``title`` and
-    ``description``, its arguments, and ``run(kb, arguments) -> (data, cited)``:
-    the JSON document and the rules it cites."""
+    """A tool of the server: its ``operation`` (the declaration: name, title,
+    description, arguments), ``suffix`` (the end of its description for an
+    assistant: what « citations » holds) and ``run(kb, arguments) -> (data,
+    cited)``: the JSON document and the rules it cites, ``arguments`` by their
+    Python names (:func:`arguments`)."""
 
-    name: str
-    title: str
-    description: str
-    params: tuple[Param, ...]
+    operation: Operation
+    suffix: str
     run: Callable[[KnowledgeBase, dict[str, Any]], tuple[dict[str, Any], Iterable[Rule]]]
+
+    @property
+    def name(self) -> str:
+        """The tool's name (the declaration's ``tool``)."""
+        return self.operation.tool or ""
+
+    @property
+    def title(self) -> str:
+        """The tool's French title (the declaration's ``title``)."""
+        return self.operation.title
+
+    @property
+    def description(self) -> str:
+        """The declaration's description, then :attr:`suffix`."""
+        return f"{self.operation.description} {self.suffix}"
+
+    @property
+    def params(self) -> tuple[Parameter, ...]:
+        """The arguments the tool takes (the declaration's parameters on MCP)."""
+        return self.operation.params_on(Front.MCP)
 
 
 class Result(NamedTuple):
@@ -123,8 +132,6 @@ def _note(note) -> str:
 
 # -- the tools -------------------------------------------------------------------------------
 
-_EDITION = Param("edition", "string", "Édition des règles (par exemple « 2004 ») ; à défaut, la plus récente d'abord.")
-
 
 def _show_rule(kb: KnowledgeBase, args: dict[str, Any]):
     from rules_kb.lookup.rules import show
@@ -163,7 +170,7 @@ def _check_scenario(kb: KnowledgeBase, args: dict[str, Any]):
     from rules_kb.checker.report import check_scenario, example
     from rules_kb.checker.scenario import parse_scenario
 
-    text, name = args["scenario"], args["example"]
+    text, name = args["text"], args["example_name"]  # « scenario » and « example » on MCP
     if bool(text) == bool(name):
         raise ArgumentError(
             "Donnez soit « scenario » (le texte TOML d'un scénario), soit « example » (le nom d'un scénario "
@@ -174,162 +181,90 @@ def _check_scenario(kb: KnowledgeBase, args: dict[str, Any]):
     return serialize.check_dict(report), report.texts.values()
 
 
-TOOLS: tuple[Tool, ...] = (
-    Tool(
-        "show_rule", "Afficher une règle",
-        "Affiche une règle des règles complètes par son numéro (420.5c, 420.5, 420 ou 4) : son texte exact, "
-        "son contexte, ses sous-règles, ce qu'elle cite et ce qui la cite, ses termes du glossaire, les décisions "
-        "de la FAQ et ses autres éditions. « citations » : la règle et ses sous-règles, texte exact.",
-        (
-            Param("number", "string", "Numéro de règle : « 420.5c », « 420.5 », « 420 » ou « 4 ».", required=True),
-            _EDITION,
-            Param("only", "boolean", "La règle seule, sans ses sous-règles.", default=False),
-        ),
-        _show_rule,
+_CHECK_SUFFIX = (
+    "Le scénario : joueurs ([[player]] name, life, poison), permanents ([[permanent]] id, name, controller, "
+    "card_types, power, toughness, damage, counters, attached_to…). Donnez le texte TOML dans « scenario », ou "
+    "le nom d'un exemple fourni dans « example » (blessures-fatales, endurance-nulle, poison, "
+    "regle-des-legendes, couches-lune-de-sang…). « citations » : les règles appliquées, texte exact."
+)
+#: What the server adds to each declared operation with a tool name: the end of its
+#: description (what « citations » holds; for check_scenario, the scenario's format too)
+#: and its run function.
+_SERVED: dict[str, tuple[str, Callable[[KnowledgeBase, dict[str, Any]], tuple[dict[str, Any], Iterable[Rule]]]]] = {
+    "show_rule": ("« citations » : la règle et ses sous-règles, texte exact.", _show_rule),
+    "search_rules": ("« citations » : les règles trouvées, texte exact.", _search_rules),
+    "define_term": ("« citations » : les règles citées par la définition, texte exact.", _define_term),
+    "ask_rules": (
+        "« citations » : les règles proposées et celles appliquées par la vérification, texte exact.", _ask_rules,
     ),
-    Tool(
-        "define_term", "Définir un terme du glossaire",
-        "Définition d'un terme du glossaire (accents, pluriels, fautes de frappe et mots de joueur tolérés : "
-        "« pietinement », « trample »), avec les règles qu'elle cite et celles qui emploient le terme. "
-        "« citations » : les règles citées par la définition, texte exact.",
-        (Param("term", "string", "Le terme, même approximatif : « piétinement », « blessure fatale ».", required=True),),
-        _define_term,
-    ),
-    Tool(
-        "search_rules", "Rechercher dans le corpus",
-        "Recherche plein texte dans tout le corpus : règles, glossaire, cartes et décisions de la FAQ, cours ; "
-        "chaque mot significatif est requis. « citations » : les règles trouvées, texte exact.",
-        (
-            Param("query", "string", "Les mots à chercher, par exemple « blessures fatales ».", required=True),
-            Param("limit", "integer", "Nombre maximal de résultats.", default=10, low=1, high=50),
-            _EDITION,
-            Param("kinds", "strings",
-                  "Ne chercher que ces types : règle, glossaire, carte, décision, faq, cours.", default=()),
-        ),  # fmt: skip
-        _search_rules,
-    ),
-    Tool(
-        "ask_rules", "Les règles d'une situation",
-        "Les règles qui s'appliquent à une situation décrite en mots de joueur (« ma 2/2 a pris 2 dégâts, elle "
-        "meurt ? »), classées, avec les termes du glossaire, les décisions de la FAQ et, quand la question décrit "
-        "un état du jeu, la vérification par le moteur de règles. « citations » : les règles proposées et celles "
-        "appliquées par la vérification, texte exact.",
-        (
-            Param("question", "string", "La situation, en français, en mots de joueur.", required=True),
-            Param("limit", "integer", "Nombre maximal de règles.", default=5, low=1, high=50),
-            _EDITION,
-        ),
-        _ask_rules,
-    ),
-    Tool(
-        "check_scenario", "Vérifier un scénario",
-        "Calcule les effets continus couche par couche (418.5) puis applique les effets basés sur un état (420) "
-        "à un scénario TOML : joueurs ([[player]] name, life, poison), permanents ([[permanent]] id, name, "
-        "controller, card_types, power, toughness, damage, counters, attached_to…) ; chaque vérification, l'état "
-        "final et le résultat. Donnez le texte TOML dans « scenario », ou le nom d'un exemple fourni dans "
-        "« example » (blessures-fatales, endurance-nulle, poison, "
-        "regle-des-legendes, couches-lune-de-sang…). « citations » : les règles appliquées, texte exact.",
-        (
-            Param("scenario", "string", "Le texte TOML du scénario.", longest=MAX_SCENARIO),
-            Param("example", "string", "Le nom d'un scénario d'exemple fourni, par exemple « blessures-fatales »."),
-            _EDITION,
-        ),
-        _check_scenario,
-    ),
-)  # fmt: skip
+    "check_scenario": (_CHECK_SUFFIX, _check_scenario),
+}  # fmt: skip
+
+#: The tools, in the order of the declarations (a declared tool this module does not serve is a KeyError at import).
+TOOLS: tuple[Tool, ...] = tuple(
+    Tool(without_cli_notes(operation), *_SERVED[name]) for name, operation in operations.BY_TOOL.items()
+)
 
 _BY_NAME = {tool.name: tool for tool in TOOLS}
 
 
+def _schema(param: Parameter) -> dict[str, Any]:
+    """The JSON Schema of one argument, from its declaration."""
+    text: dict[str, Any] = {"type": "string", "maxLength": param.longest}
+    if param.choices:
+        text["enum"] = list(param.choices)
+    if param.kind is Kind.TEXT:
+        schema = dict(text)
+    elif param.kind is Kind.TEXTS:
+        schema = {"type": "array", "items": text, "maxItems": operations.MAX_VALUES}
+    elif param.kind is Kind.INTEGER:
+        schema = {"type": "integer", "minimum": param.low, "maximum": param.high}
+    elif param.kind is Kind.FLAG:
+        schema = {"type": "boolean"}
+    else:
+        raise ValueError(f"{param.name}: a {param.kind} parameter has no place on MCP")
+    if not param.required and param.default is not None:
+        schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
+    return {**schema, "description": param.help}
+
+
 def input_schema(tool: Tool) -> dict[str, Any]:
-    """The JSON Schema of ``tool``'s arguments, as ``tools/list`` gives it."""
-    properties: dict[str, Any] = {}
-    for param in tool.params:
-        if param.kind == "strings":
-            schema: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "maxItems": MAX_KINDS}
-        else:
-            schema = {"type": param.kind}
-        if param.kind == "string":
-            schema["maxLength"] = param.longest
-        if param.kind == "integer":
-            schema.update(minimum=param.low, maximum=param.high)
-        if not param.required:
-            schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
-        properties[param.name] = {**schema, "description": param.description}
-    required = [param.name for param in tool.params if param.required]
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    """The JSON Schema of ``tool``'s arguments, as ``tools/list`` gives it, generated
+    from the declaration's parameters on MCP."""
+    return {
+        "type": "object",
+        "properties": {param.name_on(Front.MCP): _schema(param) for param in tool.params},
+        "required": [param.name_on(Front.MCP) for param in tool.params if param.required],
+        "additionalProperties": False,
+    }
 
 
 # -- checking the arguments ------------------------------------------------------------------
 
 
-def _text(tool: Tool, param: Param, value: Any) -> str:
-    if not isinstance(value, str):
-        raise ArgumentError(f"L'argument « {param.name} » de {tool.name} doit être un texte.")
-    if len(value) > param.longest:
-        raise ArgumentError(
-            f"L'argument « {param.name} » de {tool.name} est trop long : {len(value)} caractères, "
-            f"{param.longest} au plus ; raccourcissez-le."
-        )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ArgumentError(
-            f"L'argument « {param.name} » de {tool.name} contient des caractères invalides (demi-paires UTF-16 "
-            "isolées) ; renvoyez un texte Unicode valide."
-        ) from None
-    return value
-
-
-def _value(tool: Tool, param: Param, value: Any) -> Any:
-    """The value of one argument, checked; raises :class:`ArgumentError`."""
-    if param.kind == "string":
-        return _text(tool, param, value)
-    if param.kind == "boolean":
-        if not isinstance(value, bool):
-            raise ArgumentError(f"L'argument « {param.name} » de {tool.name} doit être true ou false.")
-        return value
-    if param.kind == "integer":
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not param.low <= value <= param.high:
-            raise ArgumentError(
-                f"L'argument « {param.name} » de {tool.name} doit être un nombre entier de {param.low} à {param.high}."
-            )
-        return value
-    if not isinstance(value, list) or len(value) > MAX_KINDS:
-        raise ArgumentError(
-            f"L'argument « {param.name} » de {tool.name} doit être une liste d'au plus {MAX_KINDS} textes, "
-            "par exemple [\"règle\", \"glossaire\"]."
-        )
-    return tuple(_text(tool, param, item) for item in value)
-
-
 def arguments(tool: Tool, given: Any) -> dict[str, Any]:
-    """``given`` checked against ``tool``'s parameters, with the defaults of
-    those left out (``null`` counts as left out; an empty edition too).
-    Raises :class:`ArgumentError` (French) for an unknown, missing or
-    malformed argument."""
+    """``given`` checked against ``tool``'s declared parameters on MCP by
+    :func:`rules_kb.operations.arguments`: Python name → value, with the
+    defaults of those left out (``null``, and an empty text for an argument
+    not required, count as left out). Raises :class:`ArgumentError` (French,
+    naming the argument as MCP does) for an unknown, missing or malformed
+    argument. The shape of ``given`` and unknown names are checked here
+    first, to say « argument », as MCP does, where the operations say
+    « paramètre »."""
     if given is not None and not isinstance(given, dict):
         raise ArgumentError(f"Les arguments de {tool.name} forment un objet JSON : {{\"nom\": valeur, …}}.")
-    given = dict(given or {})
-    names = [param.name for param in tool.params]
-    if unknown := [name for name in given if name not in names]:
+    names = [param.name_on(Front.MCP) for param in tool.params]
+    if unknown := [name for name in given or {} if name not in names]:
         raise ArgumentError(
-            f"Argument inconnu pour {tool.name} : « {unknown[0]} » ; arguments possibles : {', '.join(names)}."
+            f"Argument inconnu pour {tool.name} : « {str(unknown[0])[:40]} » ; arguments possibles : {', '.join(names)}."
         )
-    checked: dict[str, Any] = {}
-    for param in tool.params:
-        value = given.get(param.name)
-        if value is None:
-            if param.required:
-                raise ArgumentError(f"Il manque l'argument « {param.name} » de {tool.name} : {param.description}")
-            checked[param.name] = param.default
-            continue
-        checked[param.name] = _value(tool, param, value)
-    if "edition" in checked and not (checked["edition"] or "").strip():
-        checked["edition"] = None
-    return checked
+    try:
+        return operations.arguments(
+            tool.operation, Front.MCP, given, where=lambda param: f"l'argument « {param.name_on(Front.MCP)} » de {tool.name}"
+        )
+    except ArgumentError as error:  # the argument is named mid-sentence: the message starts with a capital
+        text = str(error)
+        raise ArgumentError(text[:1].upper() + text[1:]) from None
 
 
 # -- running a tool --------------------------------------------------------------------------

@@ -16,16 +16,22 @@ Content-Security-Policy allows nothing inline and nothing from elsewhere).
   checked by ``POST /verifier``: outcome, state-based events, layer trace;
 - ``/glossaire``: the glossary from A to Z.
 
-``static/suggest.js`` adds suggestions as one types, from ``/api/search``.
+``static/suggest.js`` adds suggestions as one types, from ``/api/suggest``.
+
+A page reads each parameter of its query string with :func:`rules_kb.serve.api.parameter`,
+as the operation it shows declares it (:mod:`rules_kb.operations`: length, bounds,
+default), under the page's own French name (``terme``, ``type``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode
 
+from rules_kb import operations
 from rules_kb.core.errors import RulesKbError
 from rules_kb.export import html as builders
 from rules_kb.export.html import serialise
@@ -33,6 +39,11 @@ from rules_kb.serve import api
 
 #: The folder of the CSS and the script.
 STATIC = Path(__file__).parent / "static"
+
+#: The operations the pages show, whose declared parameters they read (as the API serves them).
+_SHOW, _DEFINE, _SEARCH, _ASK = (api.BY_NAME[name] for name in ("show", "define", "search", "ask"))
+#: The search page shows more results than the search's default.
+_PAGE_LIMIT = replace(_SEARCH.param("limit"), default=20)
 
 #: A question: a question mark, or at least this many words.
 QUESTION_WORDS = 4
@@ -312,8 +323,8 @@ def go(request):
 def rule(request):
     number = request.path_params["number"]
     try:
-        edition = api.edition_parameter(request.query_params)
-        data = api.show(request.app.state.kb, number, edition)
+        edition = api.parameter(request.query_params, operations.EDITION)
+        data = api.show(request.app.state.kb, api.parameter(request.path_params, _SHOW.param("number")), edition)
     except RulesKbError as error:
         return _error_response(f"Règle {number[:40]}", error, number)
     found = data["rule"]
@@ -373,7 +384,7 @@ def rule(request):
 def definition(request):
     term = (request.query_params.get("terme") or "").strip()
     try:
-        data = api.define(request.app.state.kb, api.text_parameter({"terme": term}, "terme"))
+        data = api.define(request.app.state.kb, api.parameter(request.query_params, _DEFINE.param("term"), "terme"))
     except RulesKbError as error:
         return _error_response("Définition", error, term)
     entry = data["entry"]
@@ -408,10 +419,9 @@ def search_page(request):
     if not query:
         element(main, "p", "Tapez des mots dans la boîte de recherche, en haut de la page.")
         return _html(root)
-    kinds = tuple(kind.strip()[:40] for kind in params.getlist("type") if kind.strip())
     try:
-        data = api.search(request.app.state.kb, api.text_parameter(params, "q"), api.limit_parameter(params, 20),
-                          api.edition_parameter(params), kinds)  # fmt: skip
+        data = api.search(request.app.state.kb, api.parameter(params, _SEARCH.param("query")), api.parameter(params, _PAGE_LIMIT),
+                          api.parameter(params, operations.EDITION), api.parameter(params, _SEARCH.param("kinds"), "type"))  # fmt: skip
     except RulesKbError as error:
         _error(main, error)
         return _html(root, api.status(error))
@@ -440,8 +450,9 @@ def question(request):
         element(main, "p", "Décrivez la situation en mots de joueur dans la boîte de recherche.")
         return _html(root)
     try:
-        data = api.ask(request.app.state.kb, api.text_parameter(request.query_params, "q"),
-                       api.limit_parameter(request.query_params, 5), api.edition_parameter(request.query_params))  # fmt: skip
+        params = request.query_params
+        data = api.ask(request.app.state.kb, api.parameter(params, _ASK.param("question")), api.parameter(params, _ASK.param("limit")),
+                       api.parameter(params, operations.EDITION))  # fmt: skip
     except RulesKbError as error:
         _error(main, error)
         return _html(root, api.status(error))
@@ -531,7 +542,7 @@ async def check_post(request):
     try:
         form = parse_qs(api.scenario_text(body), keep_blank_values=True)
         text = (form.get("scenario") or [""])[0]
-        edition = (form.get("edition") or [""])[0].strip() or None
+        edition = api.parameter({name: values[0] for name, values in form.items()}, operations.EDITION)
         report = await run_in_threadpool(api.check, request.app.state.kb, api.scenario_text(text.encode("utf-8")), edition)
     except RulesKbError as error:
         problem = error
