@@ -19,7 +19,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from cli import usage
 from cli.output import prepare_streams, writes_unicode
 from rules_kb.core.errors import Remedy, RulesKbError
 
@@ -170,6 +169,7 @@ def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
     from rules_kb.build.embedding import prefetch
 
+    _question_source(options)
     if options.question_file is not None:
         from rules_kb.ask.question import read_question
 
@@ -197,6 +197,24 @@ def ask(options) -> int:
             render.answer(answer, options.explain, options.everything)
 
     return _respond(options, compute, lambda answer: serialize.answer_dict(answer, scenario=scenario_file), shown)
+
+
+def _question_source(options) -> None:
+    """Where ``ask``'s question comes from: its words, ``--file``, or standard
+    input (``-``); raises :class:`click.UsageError` when none or both are given."""
+    import click
+
+    given = options.question not in ("", STDIN)
+    if options.question_file is None and not given:
+        if options.question != STDIN:
+            raise click.UsageError("Il manque l'argument QUESTION (ou --file FICHIER).", click.get_current_context())
+        options.question_file = STDIN
+    elif options.question_file is not None and given:
+        raise click.UsageError("Donnez la question en mots ou avec --file, pas les deux.", click.get_current_context())
+
+
+#: The path that stands for standard input.
+STDIN = "-"
 
 
 def check(options) -> int:
@@ -399,29 +417,51 @@ def serve(options) -> int:
 
 
 def completion(options) -> int:
-    """``completion``: the shell's completion script."""
-    from cli.completion import script
+    """``completion``: the shell's completion script (Typer's own, for this program)."""
+    from typer.completion import get_completion_script
 
-    sys.stdout.write(script(options.shell))
+    from cli.commands import PROGRAM
+
+    script = get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=options.shell)
+    sys.stdout.write(script if script.endswith("\n") else script + "\n")
     return 0
 
 
-#: Every command, by the words that name it.
+#: The environment variable through which the shell asks for completions (Click's name for this program).
+COMPLETE_VAR = "_RULES_KB_COMPLETE"
+
+#: The handler of each operation, by its name (:data:`rules_kb.operations.OPERATIONS`).
 COMMANDS: dict[str, Callable] = {
     "show": show, "search": search, "define": define, "ask": ask, "check": check, "graph": graph, "export": export,
     "index": index, "corpus list": corpus_list, "corpus check": corpus_check, "corpus dump": corpus_dump,
-    "serve": serve, "mcp": mcp, "completion": completion,
 }  # fmt: skip
+
+
+def _click_command(args: list[str] | None = None):
+    """The Click command of the program; built for the command ``args`` name
+    alone when they name one (:func:`cli.commands.wanted`)."""
+    import typer
+    from typer.completion import completion_init
+
+    from cli.commands import build, fronts, wanted
+
+    completion_init()  # Typer's completion classes answer the Tab of its scripts (``completion``)
+    only = None if args is None or os.environ.get(COMPLETE_VAR) else wanted(args)
+    return typer.main.get_command(build(COMMANDS, fronts({"serve": serve, "mcp": mcp, "completion": completion}), only))
 
 
 def run(args: list[str] | None = None) -> int:
     """Run ``rules-kb`` on ``args`` (default ``sys.argv[1:]``); return the exit code."""
     prepare_streams()  # never a UnicodeEncodeError, whatever the console's encoding
-    parsed = usage.parse(sys.argv[1:] if args is None else list(args))
-    if isinstance(parsed, int):
-        return parsed
+    from cli.commands import PROGRAM, Handled
+
+    args = sys.argv[1:] if args is None else list(args)
     try:
-        return COMMANDS[parsed.command](parsed)
+        _click_command(args).main(args=args, prog_name=PROGRAM, complete_var=COMPLETE_VAR)
+    except Handled as handled:
+        return handled.code
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     except _Failed as failed:
         return failed.code
     except KeyboardInterrupt:
@@ -435,13 +475,11 @@ def run(args: list[str] | None = None) -> int:
         sys.stderr.write(f"Erreur du système : {describe_os_error(error)}"
                          f"{f' (« {error.filename} »)' if isinstance(error.filename, str) and len(error.filename) < 300 else ''}.\n")  # fmt: skip
         return 1
+    return 0
 
 
 def main(args: list[str] | None = None) -> int:
     """Entry point of the ``rules-kb`` script; exits with the exit code."""
-    import gc
-
-    gc.freeze()  # a short-lived process: what is loaded stays
     try:
         code = run(args)
         sys.stdout.flush()

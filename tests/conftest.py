@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,11 +59,21 @@ def kb(rules_kb_home):
     return loader.open()
 
 
+def flat(text: str) -> str:
+    """``text`` as one line: the frame of an error panel (Rich's box characters) and line breaks removed."""
+    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())
+
+
 @dataclass
 class CliResult:
     exit_code: int
     stdout: str
     stderr: str
+
+    @property
+    def error(self) -> str:
+        """Standard error on one line (:func:`flat`)."""
+        return flat(self.stderr)
 
     def json(self):
         return json.loads(self.stdout)
