@@ -33,12 +33,13 @@ from cli import french
 
 french.install()  # before Typer: it reads some of its words when imported
 
-import click  # noqa: E402 - after the catalogue
-import typer  # noqa: E402 - after the catalogue
-from rich.markup import escape  # noqa: E402
+import click
+import typer
 
-from cli import usage  # noqa: E402
-from rules_kb.operations import OPERATIONS, Front, Kind, Operation, Parameter  # noqa: E402
+from cli import usage
+
+# Typer's help reads Rich markup: the declarations' texts hold no "[" (tests/test_operations.py).
+from rules_kb.operations import OPERATIONS, Front, Kind, Operation, Parameter
 
 PROGRAM = "rules-kb"
 DESCRIPTION = (
@@ -63,12 +64,12 @@ def epilog(examples: tuple[str, ...]) -> str:
     if not examples:
         return ""
     lines = [example if example.startswith("source ") else f"{PROGRAM} {example}" for example in examples]
-    return "Exemples :\n\n" + "\n\n".join(escape(line) for line in lines)
+    return "Exemples :\n\n" + "\n\n".join(lines)
 
 
 def _annotation(param: Parameter) -> tuple[Any, Any]:
     """The Typer annotation and default of a parameter on the command line."""
-    help_text = escape(param.help)
+    help_text = param.help
     if not param.flags:  # a positional argument
         if param.words or param.kind is Kind.TEXTS:
             info = typer.Argument(metavar=param.metavar, help=help_text, show_default=False)
@@ -238,7 +239,7 @@ def build(
     that command alone: Typer reads each command's signature when it builds
     it, a good part of a lookup's time."""
     app = typer.Typer(
-        name=PROGRAM, help=escape(DESCRIPTION), epilog=epilog(EXAMPLES), add_completion=False,
+        name=PROGRAM, help=DESCRIPTION, epilog=epilog(EXAMPLES), add_completion=False,
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
         rich_markup_mode="rich", pretty_exceptions_enable=False, invoke_without_command=True, suggest_commands=False,
     )  # fmt: skip
@@ -268,14 +269,14 @@ def build(
             continue
         owner = corpus if operation.name.startswith("corpus ") else app
         owner.command(
-            operation.name.split()[-1], help=escape(operation.description), short_help=operation.summary,
+            operation.name.split()[-1], help=operation.description, short_help=operation.summary,
             epilog=epilog(operation.examples), context_settings=_settings(operation),
         )(_command(operation, lambda options, name=operation.name: handlers[name](options)))  # fmt: skip
     app.add_typer(corpus)
     for name, function in extra.items():
         if only is not None and name != only:
             continue
-        app.command(name, help=escape(function.__doc__ or ""), short_help=getattr(function, "summary", None),
+        app.command(name, help=function.__doc__ or "", short_help=getattr(function, "summary", None),
                     epilog=epilog(getattr(function, "examples", ())))(function)  # fmt: skip
     return app
 

@@ -327,7 +327,7 @@ OPERATIONS: tuple[Operation, ...] = (
                       "l'extension de -o, sinon md.", flags=("--format", "-f"), metavar="FORMAT", longest=40,
                       fronts=_CLI),
             Parameter("output", Kind.PATH, "Fichier à écrire (« - » : la sortie standard) ; avec --all, un dossier "
-                      "[défaut : -].", flags=("--output", "-o"), metavar="FICHIER", fronts=_CLI),
+                      "(à défaut : -).", flags=("--output", "-o"), metavar="FICHIER", fronts=_CLI),
             Parameter("term", Kind.TEXTS, "Un terme du glossaire et les règles qu'il cite.", default=(),
                       flags=("--term", "-t"), metavar="TERME", fronts=_CLI),
             Parameter("card", Kind.TEXTS, "Une carte de la FAQ, ses décisions et les règles de ses mots-clés.",

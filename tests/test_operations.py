@@ -323,3 +323,15 @@ def test_any_query_string_gives_200_or_a_4xx_json_error(client, sent):
         assert set(data) == {"error"} and set(data["error"]) >= {"type", "message"}, data
         assert data["error"]["message"].strip() and "Traceback" not in data["error"]["message"]
     json.dumps(data)
+
+
+def test_the_declared_texts_hold_no_rich_markup():
+    """Typer shows help through Rich markup, where ``[mot]`` is a tag that vanishes: no declared text holds one."""
+    from cli.commands import DESCRIPTION, fronts
+    from rules_kb.operations import OPERATIONS
+
+    texts = [DESCRIPTION]
+    for operation in OPERATIONS:
+        texts += [operation.summary, operation.description, *operation.examples, *(param.help for param in operation.params)]
+    texts += [function.__doc__ or "" for function in fronts(dict.fromkeys(("serve", "mcp", "completion"))).values()]
+    assert not [text for text in texts if "[" in text]
