@@ -384,6 +384,28 @@ BY_NAME: dict[str, Operation] = {operation.name: operation for operation in OPER
 BY_TOOL: dict[str, Operation] = {operation.tool: operation for operation in OPERATIONS if operation.tool}
 
 
+def json_schema(param: Parameter) -> dict[str, Any]:
+    """The JSON Schema (2020-12, as OpenAPI 3.1 and MCP read it) of ``param``'s values, from its
+    declaration: type, ``maxLength`` (a text's, or each of a list's), ``minimum``/``maximum``,
+    ``maxItems``, ``enum``, ``default``. Raises ValueError for a path (the command line's alone)."""
+    text: dict[str, Any] = {"type": "string", "maxLength": param.longest}
+    if param.choices:
+        text["enum"] = list(param.choices)
+    if param.kind is Kind.TEXT:
+        schema = dict(text)
+    elif param.kind is Kind.TEXTS:
+        schema = {"type": "array", "items": text, "maxItems": MAX_VALUES}
+    elif param.kind is Kind.INTEGER:
+        schema = {"type": "integer", "minimum": param.low, "maximum": param.high}
+    elif param.kind is Kind.FLAG:
+        schema = {"type": "boolean"}
+    else:
+        raise ValueError(f"{param.name}: a {param.kind} parameter is the command line's alone")
+    if not param.required and param.default is not None:
+        schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
+    return schema
+
+
 # -- checking what a client sends ------------------------------------------------------------
 
 

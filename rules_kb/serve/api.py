@@ -360,28 +360,6 @@ def example(name: str) -> dict:
     return serialize.example_dict(bundled(name[:MAX_TEXT]))
 
 
-def _schema(param: Parameter) -> dict[str, Any]:
-    """The JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12) of ``param``'s values, from its
-    declaration: type, ``maxLength`` (a text's or each of a list's), ``minimum``/``maximum``,
-    ``maxItems``, ``enum``, ``default``."""
-    text: dict[str, Any] = {"type": "string", "maxLength": param.longest}
-    if param.choices:
-        text["enum"] = list(param.choices)
-    if param.kind is Kind.TEXT:
-        schema = text
-    elif param.kind is Kind.TEXTS:
-        schema = {"type": "array", "items": text, "maxItems": operations.MAX_VALUES}
-    elif param.kind is Kind.INTEGER:
-        schema = {"type": "integer", "minimum": param.low, "maximum": param.high}
-    elif param.kind is Kind.FLAG:
-        schema = {"type": "boolean"}
-    else:
-        raise ValueError(f"{param.name}: a {param.kind} parameter has no place on HTTP")
-    if not param.required and param.default is not None:
-        schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
-    return schema
-
-
 #: The error answers, by status.
 _ERRORS = {
     "400": "Paramètre inconnu, manquant, trop long, hors limites ou mal formé",
@@ -401,7 +379,7 @@ def _path_item(operation: Operation) -> dict[str, Any]:
             body = param
             continue
         described = {"name": param.name_on(Front.HTTP), "in": where, "required": param.required or where == "path",
-                     "description": param.help, "schema": _schema(param)}  # fmt: skip
+                     "description": param.help, "schema": operations.json_schema(param)}  # fmt: skip
         if param.kind is Kind.TEXTS:
             described.update(style="form", explode=True)  # ?kind=carte&kind=règle
         parameters.append(described)
@@ -417,7 +395,7 @@ def _path_item(operation: Operation) -> dict[str, Any]:
         media = BODIES[operation.name][1]
         # Required on HTTP although not in the declaration: the body is the only way to give a
         # scenario here (MCP may name an example instead); an empty body is a 400.
-        item["requestBody"] = {"required": True, "description": body.help, "content": {media: {"schema": _schema(body)}}}
+        item["requestBody"] = {"required": True, "description": body.help, "content": {media: {"schema": operations.json_schema(body)}}}
     item["responses"] = responses
     return item
 

@@ -45,7 +45,7 @@ from rules_kb import operations, serialize
 from rules_kb.core.errors import Remedy, RulesKbError
 from rules_kb.core.model import RecordKind, Rule
 from rules_kb.loader import KnowledgeBase
-from rules_kb.operations import ArgumentError, Front, Kind, Operation, Parameter
+from rules_kb.operations import ArgumentError, Front, Operation, Parameter
 from rules_kb.serve.api import without_cli_notes
 
 #: The server's name, as clients list it.
@@ -209,23 +209,8 @@ _BY_NAME = {tool.name: tool for tool in TOOLS}
 
 
 def _schema(param: Parameter) -> dict[str, Any]:
-    """The JSON Schema of one argument, from its declaration."""
-    text: dict[str, Any] = {"type": "string", "maxLength": param.longest}
-    if param.choices:
-        text["enum"] = list(param.choices)
-    if param.kind is Kind.TEXT:
-        schema = dict(text)
-    elif param.kind is Kind.TEXTS:
-        schema = {"type": "array", "items": text, "maxItems": operations.MAX_VALUES}
-    elif param.kind is Kind.INTEGER:
-        schema = {"type": "integer", "minimum": param.low, "maximum": param.high}
-    elif param.kind is Kind.FLAG:
-        schema = {"type": "boolean"}
-    else:
-        raise ValueError(f"{param.name}: a {param.kind} parameter has no place on MCP")
-    if not param.required and param.default is not None:
-        schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
-    return {**schema, "description": param.help}
+    """The JSON Schema of one argument (:func:`rules_kb.operations.json_schema`) with its help."""
+    return {**operations.json_schema(param), "description": param.help}
 
 
 def input_schema(tool: Tool) -> dict[str, Any]:
