@@ -70,9 +70,7 @@ def installed_msgids() -> dict[MessageId, list[str]]:
     """Every msgid of the installed click and typer → where it is (``click/core.py:104``)."""
     found: dict[MessageId, list[str]] = {}
     for name in PACKAGES:
-        extracted = extract_from_dir(
-            str(package_folder(name)), method_map=[("**.py", "python")], keywords=KEYWORDS
-        )
+        extracted = extract_from_dir(str(package_folder(name)), method_map=[("**.py", "python")], keywords=KEYWORDS)
         for filename, lineno, message, _comments, _context in extracted:
             found.setdefault(message, []).append(f"{name}/{filename}:{lineno}")
     return found

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rules_kb.build.store import DATABASE, verify  # noqa: E402
+from rules_kb.build.store import DATABASE, verify
 
 #: The command every process runs, and what its answer must hold.
 COMMAND = ("show", "420.5c")
@@ -103,7 +103,11 @@ def export_round(processes: int, home: str, expected: dict[str, bytes]) -> list[
         for name, data in expected.items():
             if name not in found or _timeless(found[name].read_bytes()) != _timeless(data):
                 problems.append(f"{name} is not one whole export")
-        left = [path.name for path in Path(folder).rglob("*") if path.name.startswith(".") and path.name != ".rules-kb-livre"]
+        left = [
+            path.name
+            for path in Path(folder).rglob("*")
+            if path.name.startswith(".") and path.name != ".rules-kb-livre"
+        ]
         if left:
             problems.append(f"temporary files left: {left}")
     return problems
@@ -114,7 +118,10 @@ def lone_exports(home: str) -> dict[str, bytes]:
     environment = {**os.environ, "RULES_KB_HOME": home, "PYTHONPATH": str(ROOT)}
     environment.pop("RULES_KB_CORPUS", None)
     with tempfile.TemporaryDirectory(prefix="rules-kb-exports-") as folder:
-        for arguments in (["export", "420.5c", "-o", f"{folder}/extrait.md"], ["export", "--all", "-o", f"{folder}/livre"]):
+        for arguments in (
+            ["export", "420.5c", "-o", f"{folder}/extrait.md"],
+            ["export", "--all", "-o", f"{folder}/livre"],
+        ):
             process = _start(arguments, environment)
             _, err = process.communicate(timeout=600)
             if process.returncode:

@@ -58,7 +58,9 @@ SYSTEMS = {
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Rappel@k, MRR et « toutes en 5 » de « ask », d'un BM25 simple et du retriever dense.")
+    parser = argparse.ArgumentParser(
+        description="Rappel@k, MRR et « toutes en 5 » de « ask », d'un BM25 simple et du retriever dense."
+    )
     parser.add_argument("--set", choices=SETS, action="append", help="jeu de questions (par défaut : les trois)")
     parser.add_argument("--json", action="store_true", help="résultats en JSON")
     parser.add_argument("--misses", action="store_true", help="lister les questions du jeu d'ajustement manquées à 3")
@@ -71,7 +73,9 @@ def main() -> int:
     for name in args.set or SETS[:3]:
         questions = load_questions(set_path(name))
         results[name] = (questions, {system: score(questions, propose) for system, propose in systems.items()})
-    registers = {name: by_register(questions, scores) for name, (questions, scores) in results.items() if name in REGISTER_SETS}
+    registers = {
+        name: by_register(questions, scores) for name, (questions, scores) in results.items() if name in REGISTER_SETS
+    }
     if args.json:
         print(json.dumps({
             name: {"questions": len(questions), "systems": {system: s.as_dict() for system, s in scores.items()},
@@ -83,12 +87,17 @@ def main() -> int:
     for name, (questions, scores) in results.items():
         print(f"\n{name} — {len(questions)} questions\n{header}")
         for system, s in scores.items():
-            print(f"{system:22}" + "".join(f"{s.recall[k]:>11.3f}" for k in CUTOFFS) + f"{s.mrr:>8.3f}{s.all_at_5:>10.3f}")
+            print(
+                f"{system:22}" + "".join(f"{s.recall[k]:>11.3f}" for k in CUTOFFS) + f"{s.mrr:>8.3f}{s.all_at_5:>10.3f}"
+            )
         for system, rows in registers.get(name, {}).items():
             print(f"\n  {system}, par registre (le pire d'abord)")
             for register, row in rows.items():
-                print(f"  {register + ' (' + str(row['questions']) + ')':20}" + "".join(f"{row['recall'][str(k)]:>11.3f}" for k in CUTOFFS)
-                      + f"{row['mrr']:>8.3f}{row['all_at_5']:>10.3f}")
+                print(
+                    f"  {register + ' (' + str(row['questions']) + ')':20}"
+                    + "".join(f"{row['recall'][str(k)]:>11.3f}" for k in CUTOFFS)
+                    + f"{row['mrr']:>8.3f}{row['all_at_5']:>10.3f}"
+                )
     if args.misses and "tuning" in results:
         questions, scores = results["tuning"]
         ask = scores["ask"]
@@ -97,7 +106,9 @@ def main() -> int:
         for question in missed:
             rank = ask.ranks[question.id]
             print(f"  #{question.id} [{question.kind}] {question.question}")
-            print(f"      attendu {', '.join(question.expected)} ; rang {rank or '—'} ; proposé {', '.join(ask.proposed[question.id]) or '—'}")
+            print(
+                f"      attendu {', '.join(question.expected)} ; rang {rank or '—'} ; proposé {', '.join(ask.proposed[question.id]) or '—'}"
+            )
     return 0
 
 

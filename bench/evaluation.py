@@ -123,7 +123,9 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
             raise EvaluationError("« expected » doit être une liste non vide de numéros de règle", str(path), number)
         equivalents = data.get("equivalents") or {}
         if not isinstance(equivalents, dict) or not all(_numbers(v) for v in equivalents.values()):
-            raise EvaluationError("« equivalents » doit associer des numéros à des listes de numéros", str(path), number)
+            raise EvaluationError(
+                "« equivalents » doit associer des numéros à des listes de numéros", str(path), number
+            )
         concept = data.get("names_concept")
         questions.append(Question(
             id=str(data.get("id", number)), question=data["question"], expected=tuple(data["expected"]),
@@ -181,7 +183,9 @@ def ask_system(kb, edition: str | None = None, dense: bool = True) -> Callable[[
     return propose
 
 
-def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: bool = True) -> Callable[[str], list[str]]:
+def dense_system(
+    kb, edition: str | None = None, adapted: bool = True, stories: bool = True
+) -> Callable[[str], list[str]]:
     """The dense retriever alone: the rules of ``edition`` (default: the
     knowledge base's) whose profile is closest to the question, its vector
     mapped by the learned adapter as ``ask`` maps it, or, without
@@ -198,7 +202,11 @@ def dense_system(kb, edition: str | None = None, adapted: bool = True, stories: 
         closest = vectors.rank_rules
     else:
         every = frozenset(range(len(vectors.story_nodes)))
-        bare = {node: vectors.profile(node, hidden_stories=every) for node in vectors.profile_index if node.split(":")[1] == wanted}
+        bare = {
+            node: vectors.profile(node, hidden_stories=every)
+            for node in vectors.profile_index
+            if node.split(":")[1] == wanted
+        }
 
         def closest(vector, edition):
             found = {node: sum(a * b for a, b in zip(profile, vector)) for node, profile in bare.items()}
@@ -229,7 +237,7 @@ def baseline_system(kb) -> Callable[[str], list[str]]:
         with index.searcher() as searcher:
             try:
                 results = searcher.search(parser.parse(question), limit=DEPTH * 3)
-            except Exception:  # a question the default parser cannot read finds nothing
+            except Exception:  # noqa: BLE001 - Whoosh's parser raises many kinds: a question it cannot read finds nothing
                 return []
             return list(dict.fromkeys(hit["number"] for hit in results))[:DEPTH]
 

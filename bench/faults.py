@@ -292,9 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-builds", action="store_true", help="parse and build for real at every rebuild (slow)")
     parser.add_argument("--files", help="the cache files to damage, separated by commas (default: all five)")
     arguments = parser.parse_args(argv)
-    from rules_kb.core.corpus import bundled_corpus
-
     from rules_kb import loader
+    from rules_kb.core.corpus import bundled_corpus
 
     loader.code_files = list  # the corpus alone is fingerprinted: code edited meanwhile changes no trial
     chance = random.Random(arguments.seed)
@@ -321,7 +320,10 @@ def main(argv: list[str] | None = None) -> int:
             counts = Counter()
             for number in range(arguments.trials):
                 counts[trial(pristine, corpus, name, FAULTS[number % len(FAULTS)], expected, chance)] += 1
-            print(f"{name:<15}{sum(counts.values()):>8}" + "".join(f"{counts[column]:>14}" for column in columns), flush=True)
+            print(
+                f"{name:<15}{sum(counts.values()):>8}" + "".join(f"{counts[column]:>14}" for column in columns),
+                flush=True,
+            )
             bad += counts["silent wrong"] + counts["escaped"]
     return 1 if bad else 0
 

@@ -166,7 +166,7 @@ def succeed(done: subprocess.CompletedProcess) -> None:
 def time_once(command: list[str], env: dict[str, str]) -> float:
     """Seconds taken by one run of ``command`` (output discarded; it must succeed)."""
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = time.perf_counter() - start
     succeed(done)
     return elapsed
@@ -197,13 +197,13 @@ def many_statics(count: int, chained: bool) -> str:
 def prepare(script: str, home: str, env: dict[str, str]) -> None:
     """Build the cache (untimed), copy the example scenarios into ``home``
     and write the scenarios of 80 static abilities (:func:`many_statics`)."""
-    succeed(subprocess.run([script, "index"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    succeed(subprocess.run([script, "index"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False))
     (Path(home) / "croisades-80.toml").write_text(many_statics(80, chained=False), encoding="utf-8")
     (Path(home) / "chaine-80.toml").write_text(many_statics(80, chained=True), encoding="utf-8")
     for example in EXAMPLES:
         with open(Path(home) / f"{example}.toml", "wb") as scenario:
             command = [script, "check", "--example", example]
-            done = subprocess.run(command, env=env, stdout=scenario, stderr=subprocess.PIPE)
+            done = subprocess.run(command, env=env, stdout=scenario, stderr=subprocess.PIPE, check=False)
         succeed(done)
 
 

@@ -41,10 +41,18 @@ from urllib.parse import urlencode
 #: The requests, by kind: ``(method, path, body)``.
 MIX = {
     "show": [("GET", f"/api/rules/{number}", None) for number in ("420.5c", "502.9", "418.5a", "212.4f", "103.2")],
-    "define": [("GET", "/api/define?" + urlencode({"term": term}), None) for term in ("piétinement", "couche", "trample", "blessure fatale")],
-    "search": [("GET", "/api/search?" + urlencode({"q": query}), None) for query in ("blessures fatales", "endurance 0", "Guide griffon")],
-    "ask": [("GET", "/api/ask?" + urlencode({"q": question}), None) for question in (
-        "ma 2/2 a pris 2 dégâts elle meurt ?", "il a trample et je bloque avec une 1/1")],
+    "define": [
+        ("GET", "/api/define?" + urlencode({"term": term}), None)
+        for term in ("piétinement", "couche", "trample", "blessure fatale")
+    ],
+    "search": [
+        ("GET", "/api/search?" + urlencode({"q": query}), None)
+        for query in ("blessures fatales", "endurance 0", "Guide griffon")
+    ],
+    "ask": [
+        ("GET", "/api/ask?" + urlencode({"q": question}), None)
+        for question in ("ma 2/2 a pris 2 dégâts elle meurt ?", "il a trample et je bloque avec une 1/1")
+    ],
     "check": [],  # filled with a bundled example's TOML
     "page": [("GET", path, None) for path in ("/regle/420.5c", "/definition?terme=couche", "/")],
 }
@@ -88,7 +96,9 @@ def _start(port: int, home: str) -> subprocess.Popen:
                 return server
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("rules-kb serve n'a pas démarré : " + (server.stderr.read() if server.poll() is not None else ""))
+                raise SystemExit(
+                    "rules-kb serve n'a pas démarré : " + (server.stderr.read() if server.poll() is not None else "")
+                )
             time.sleep(0.05)
 
 
@@ -102,7 +112,9 @@ class _Client:
     def send(self, method: str, path: str, body: bytes | None) -> tuple[int, float]:
         started = time.perf_counter()
         try:
-            self.connection.request(method, path, body=body, headers={"Content-Type": "application/toml"} if body else {})
+            self.connection.request(
+                method, path, body=body, headers={"Content-Type": "application/toml"} if body else {}
+            )
             answer = self.connection.getresponse()
             answer.read()
             status = answer.status
@@ -138,7 +150,7 @@ def measure(requests: int, clients: int) -> dict:
             client = _Client(port)
             for kind in ("show", "define", "search", "ask", "check"):
                 for index in range(30):
-                    status, took = client.send(*MIX[kind][index % len(MIX[kind])])
+                    _status, took = client.send(*MIX[kind][index % len(MIX[kind])])
                     warm.setdefault(kind, []).append(took)
             local = threading.local()
             results: list[tuple[str, int, float]] = []
@@ -171,10 +183,18 @@ def measure(requests: int, clients: int) -> dict:
         "p50_ms": round(_percentile(times, 0.50), 1),
         "p95_ms": round(_percentile(times, 0.95), 1),
         "p99_ms": round(_percentile(times, 0.99), 1),
-        "by_kind": {kind: {"p50_ms": round(_percentile(values, 0.5), 1), "p95_ms": round(_percentile(values, 0.95), 1),
-                           "p99_ms": round(_percentile(values, 0.99), 1)} for kind, values in by_kind.items()},  # fmt: skip
-        "warm": {kind: {"p50_ms": round(statistics.median(values), 1), "p95_ms": round(_percentile(values, 0.95), 1)}
-                 for kind, values in warm.items()},  # fmt: skip
+        "by_kind": {
+            kind: {
+                "p50_ms": round(_percentile(values, 0.5), 1),
+                "p95_ms": round(_percentile(values, 0.95), 1),
+                "p99_ms": round(_percentile(values, 0.99), 1),
+            }
+            for kind, values in by_kind.items()
+        },
+        "warm": {
+            kind: {"p50_ms": round(statistics.median(values), 1), "p95_ms": round(_percentile(values, 0.95), 1)}
+            for kind, values in warm.items()
+        },
         "rss_mib_start": round(rss_start / 1024, 1),
         "rss_mib_end": round(rss_end / 1024, 1),
     }
@@ -208,7 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         print("à chaud, un client (p50 / p95) :")
         for kind, values in figures["warm"].items():
             print(f"  {kind:7} {values['p50_ms']:6} ms / {values['p95_ms']:6} ms")
-        print(f"mémoire du serveur (RSS) : {figures['rss_mib_start']} Mio au départ, {figures['rss_mib_end']} Mio après")
+        print(
+            f"mémoire du serveur (RSS) : {figures['rss_mib_start']} Mio au départ, {figures['rss_mib_end']} Mio après"
+        )
     problems = missed(figures)
     if options.check and problems:
         print("Objectifs manqués : " + " ; ".join(problems), file=sys.stderr)

@@ -109,9 +109,7 @@ SHOWN_PATHS = 5
 def _date_pattern(days: list[datetime.date]) -> re.Pattern:
     """ISO timestamps and French dates (« 24 novembre 2026 à 17:47 ») of ``days``."""
     iso = "|".join(re.escape(day.isoformat()) for day in days)
-    french = "|".join(
-        rf"{'1er' if day.day == 1 else day.day}\s+{_MONTHS[day.month - 1]}\s+{day.year}" for day in days
-    )
+    french = "|".join(rf"{'1er' if day.day == 1 else day.day}\s+{_MONTHS[day.month - 1]}\s+{day.year}" for day in days)
     return re.compile(
         rf"(?:{iso})(?:[T ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?(?:Z|[+-]\d{{2}}:?\d{{2}})?)?"
         rf"|(?:{french})(?:\s+à\s+\d{{1,2}}[:h]\d{{2}})?"
@@ -260,7 +258,9 @@ def run_shell(line: str, script: str, work: Path, env: dict, normalise: Normalis
     """Run a README line with bash in ``work``, ``rules-kb`` being ``script``."""
     before = folder_state(work)
     command = shlex.quote(script) + line[len("rules-kb") :]
-    done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=work, env=env, capture_output=True, stdin=subprocess.DEVNULL, check=False
+    )
     return {
         "args": [normalise(word) for word in shell_words(line)],
         "line": normalise(line),
@@ -320,7 +320,7 @@ def example_files(folder: Path) -> dict[str, Path]:
     folder.mkdir()
     files = {}
     for example in _json_of(["check", "--example", "--json"])["examples"]:
-        code, text, stderr = call_main(["check", "--example", example["name"]])
+        _code, text, _stderr = call_main(["check", "--example", example["name"]])
         files[example["name"]] = folder / f"{example['name']}.toml"
         files[example["name"]].write_text(text, encoding="utf-8")
     return files
@@ -343,7 +343,7 @@ def snapshot(script: str, only: str = "", log=sys.stderr) -> list[dict]:
     for name in ("RULES_KB_CORPUS", "FORCE_COLOR", "NO_COLOR", "TERM_PROGRAM"):
         os.environ.pop(name, None)
     env = dict(os.environ)
-    built = subprocess.run([script, "index"], env=env, capture_output=True, text=True)  # once, unrecorded
+    built = subprocess.run([script, "index"], env=env, capture_output=True, text=True, check=False)  # once, unrecorded
     if built.returncode != 0:
         sys.exit(f"« {script} index » a échoué (code {built.returncode}) : {built.stderr.strip()}")
     work = Path(tempfile.mkdtemp(prefix="rules-kb-snapshot-"))

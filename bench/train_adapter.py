@@ -127,7 +127,9 @@ def inputs_fingerprint() -> str:
     digest.update(SITUATIONS_FILE.read_bytes())
     digest.update(set_path("tuning").read_bytes())
     digest.update(dense.read_package_rows()[1].encode())
-    digest.update(f"{dense.MODEL} {TEMPERATURE} {REGULARISATION} {TUNING_SHARE} {FOLDS} {STORY_WEIGHT} {STORY_EDITIONS}".encode())
+    digest.update(
+        f"{dense.MODEL} {TEMPERATURE} {REGULARISATION} {TUNING_SHARE} {FOLDS} {STORY_WEIGHT} {STORY_EDITIONS}".encode()
+    )
     return digest.hexdigest()
 
 
@@ -191,7 +193,7 @@ def training_examples(kb) -> tuple[list[Example], object]:
         rest = sums[profile] - rows[row]
         left_out = (profile, rest / np.linalg.norm(rest))
         vector = np.array(vectors[dense.text_key(as_read(situation.text))])
-        found.append(Example(f"s{number}", vector, right({situation.node.split(':', 2)[2]}), left_out, False))
+        found.append(Example(f"s{number}", vector, right({situation.node.split(":", 2)[2]}), left_out, False))
     for question in questions:
         vector = np.array(vectors[dense.text_key(as_read(question.question))])
         found.append(Example(f"q{question.id}", vector, right(question.answers), None, True))
@@ -221,8 +223,10 @@ def fit(examples: list[Example], profiles):
             logits[i, row] = TEMPERATURE * mapped[i] @ rest
         every = logsumexp(logits, axis=1)
         good = logsumexp(np.where(right, logits, -np.inf), axis=1)
-        pulled = shares[:, None] * TEMPERATURE * (
-            np.exp(logits - every[:, None]) - np.where(right, np.exp(logits - good[:, None]), 0.0)
+        pulled = (
+            shares[:, None]
+            * TEMPERATURE
+            * (np.exp(logits - every[:, None]) - np.where(right, np.exp(logits - good[:, None]), 0.0))
         )
         towards = pulled @ profiles
         for i, (row, rest) in left_out:

@@ -57,11 +57,10 @@ from bench.evaluation import load_questions, set_path
 from bench.train_adapter import CACHE, Given
 from rules_kb import loader
 from rules_kb.ask import candidate_signals, fusion
-from rules_kb.ask.normalise import as_read
-from rules_kb.build import dense, embedding
 from rules_kb.ask.mechanisms import MECHANISMS_FILE
+from rules_kb.ask.normalise import SMS_FILE, as_read
+from rules_kb.build import dense, embedding
 from rules_kb.build.later_keywords import LATER_KEYWORDS_FILE
-from rules_kb.ask.normalise import SMS_FILE
 from rules_kb.build.lexicon import lexicon_text
 from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
 
@@ -179,7 +178,9 @@ def cached_examples(kb, with_dense: bool, fingerprint: str, reuse: bool):
     return rows
 
 
-def fit(rows, names: tuple[str, ...], folds: int = FOLDS, prior: dict[str, float] | None = None) -> tuple[dict[str, float], dict]:
+def fit(
+    rows, names: tuple[str, ...], folds: int = FOLDS, prior: dict[str, float] | None = None
+) -> tuple[dict[str, float], dict]:
     """Weights (name of :data:`fusion.WEIGHT_NAMES` → float) learned on
     every row by the listwise ranker (:mod:`rules_kb.ask.fusion`), starting
     from and pulled towards ``prior``, each kind of question (the first
@@ -195,7 +196,9 @@ def fit(rows, names: tuple[str, ...], folds: int = FOLDS, prior: dict[str, float
     for _, signals, right in usable:
         designed = fusion.design(signals)
         nodes = list(designed)
-        lists.append((np.array([[designed[n][c] for c in columns] for n in nodes]), np.array([n in right for n in nodes])))
+        lists.append(
+            (np.array([[designed[n][c] for c in columns] for n in nodes]), np.array([n in right for n in nodes]))
+        )
     groups = [qid[0] for qid, _, _ in usable]
 
     start = np.array([(prior or {}).get(name, 0.0) for name in names])
@@ -233,7 +236,9 @@ def fit(rows, names: tuple[str, ...], folds: int = FOLDS, prior: dict[str, float
     w = learn(lists)
     sizes = Counter(groups)
     figures = {f"recall@{k}": round(hits[k] / max(1, len(usable)), 4) for k in (1, 3)}
-    figures |= {f"{group}_recall@{k}": round(hits[group, k] / size, 4) for group, size in sorted(sizes.items()) for k in (1, 3)}
+    figures |= {
+        f"{group}_recall@{k}": round(hits[group, k] / size, 4) for group, size in sorted(sizes.items()) for k in (1, 3)
+    }
     figures |= {"questions": len(usable), "without_right_candidate": len(rows) - len(usable)}
     return dict(zip(names, (float(x) for x in w))), figures
 
@@ -252,7 +257,9 @@ def main() -> int:
     kb = loader.open()
     result = {"fingerprint": fingerprint, "features": list(fusion.FEATURES)}
     for name, with_dense in (("dense", True), ("lexical", False)):
-        names = tuple(n for n in fusion.WEIGHT_NAMES if with_dense or n.split(fusion.RANK)[0] not in fusion.DENSE_FEATURES)
+        names = tuple(
+            n for n in fusion.WEIGHT_NAMES if with_dense or n.split(fusion.RANK)[0] not in fusion.DENSE_FEATURES
+        )
         rows = cached_examples(kb, with_dense, examples_fingerprint(), args.reuse)
         weights, figures = fit(rows, names, prior=PRIOR)
         result[name] = {n: round(weights.get(n, 0.0), 6) for n in fusion.WEIGHT_NAMES}

@@ -40,8 +40,8 @@ _EXAMPLES = "rules-kb check --example"
 _REMEDIES: dict[Remedy, Callable[[str, Any], str]] = {
     Remedy.REPLACE: lambda text, error: text.rstrip(".") + " ; ajoutez --force pour le remplacer.",
     Remedy.SEARCH_RULE: lambda text, error: text + " Essayez « rules-kb search » avec des mots de la règle.",
-    Remedy.SEARCH_TERM: lambda text, error: text + f" Essayez aussi « rules-kb search \"{error.term}\" ».",
-    Remedy.SEARCH_CARD: lambda text, error: text + f" Essayez aussi « rules-kb search --kind carte \"{error.name}\" ».",
+    Remedy.SEARCH_TERM: lambda text, error: text + f' Essayez aussi « rules-kb search "{error.term}" ».',
+    Remedy.SEARCH_CARD: lambda text, error: text + f' Essayez aussi « rules-kb search --kind carte "{error.name}" ».',
     Remedy.LIST_EXAMPLES: lambda text, error: text.rstrip(".") + f" (la liste : {_EXAMPLES}).",
     Remedy.START_FROM_EXAMPLE: lambda text, error: text + f" Pour partir d'un exemple : {_EXAMPLES}.",
     Remedy.BOOK_IN_HTML: lambda text, error: (
@@ -150,7 +150,9 @@ def search(options) -> int:
 
     return _respond(
         options,
-        lambda kb: find(kb, options.query, limit=options.limit, edition=options.edition, kinds=tuple(options.kind or ())),
+        lambda kb: find(
+            kb, options.query, limit=options.limit, edition=options.edition, kinds=tuple(options.kind or ())
+        ),
         serialize.search_dict,
         render.search,
     )
@@ -274,7 +276,9 @@ def graph(options) -> int:
         raise _fail(error, options.json) from None
 
     def compute(kb):
-        hood = pictures.neighbourhood(kb, options.target, options.depth, options.edition, tuple(options.relation or ()), options.limit)
+        hood = pictures.neighbourhood(
+            kb, options.target, options.depth, options.edition, tuple(options.relation or ()), options.limit
+        )
         import json
 
         text = {
@@ -282,7 +286,11 @@ def graph(options) -> int:
             "dot": lambda: pictures.to_dot(hood),
             "mermaid": lambda: pictures.to_mermaid(hood),
         }[chosen]()
-        written = pictures.write_picture(text, output, options.force, dot=chosen == "dot") if output and output != "-" else None
+        written = (
+            pictures.write_picture(text, output, options.force, dot=chosen == "dot")
+            if output and output != "-"
+            else None
+        )
         return hood, text, written
 
     def to_json(result):
@@ -302,7 +310,9 @@ def export(options) -> int:
 
     def compute(kb):
         everything = options.all
-        chosen = exporting.choose_format(options.format, None if everything else options.output, "html" if everything else "md")
+        chosen = exporting.choose_format(
+            options.format, None if everything else options.output, "html" if everything else "md"
+        )
         if everything:
             if options.selection or options.term or options.card or options.search or options.ask:
                 raise ExportError("--all exporte tout le corpus : ne donnez pas de sélection avec --all.")
@@ -311,7 +321,9 @@ def export(options) -> int:
             tuple(options.selection or ()), tuple(options.term or ()), tuple(options.card or ()),
             tuple(options.search or ()), tuple(options.ask or ()), options.edition, options.limit,
         )  # fmt: skip
-        return exporting.export_excerpt(kb, request, chosen, not options.no_annotations, options.note or "", options.output, options.force)
+        return exporting.export_excerpt(
+            kb, request, chosen, not options.no_annotations, options.note or "", options.output, options.force
+        )
 
     return _respond(options, compute, serialize.export_dict, render.exported)
 
@@ -336,7 +348,10 @@ def corpus_list(options) -> int:
     from rules_kb import inventory, serialize
 
     return _respond(
-        options, lambda kb: serialize.corpus_list_dict(kb.folder, inventory.listing(kb)), lambda data: data, render.corpus_list
+        options,
+        lambda kb: serialize.corpus_list_dict(kb.folder, inventory.listing(kb)),
+        lambda data: data,
+        render.corpus_list,
     )
 
 
@@ -396,10 +411,15 @@ def serve(options) -> int:
         import socket
 
         if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
-            reason, hint = "adresse inconnue de cet ordinateur", "Essayez --host 127.0.0.1, ou --host 0.0.0.0 pour le réseau local."
+            reason, hint = (
+                "adresse inconnue de cet ordinateur",
+                "Essayez --host 127.0.0.1, ou --host 0.0.0.0 pour le réseau local.",
+            )
         else:
             reason = "port déjà utilisé" if error.errno == errno.EADDRINUSE else describe_os_error(error)
-            hint = f"Essayez un autre port : rules-kb serve --port {options.port + 1 if options.port < 65535 else 8000}."
+            hint = (
+                f"Essayez un autre port : rules-kb serve --port {options.port + 1 if options.port < 65535 else 8000}."
+            )
         render.error(f"Impossible d'écouter sur {options.host}, port {options.port} : {reason}. {hint}")
         return 1
     web.warm_up(kb)
@@ -410,7 +430,9 @@ def serve(options) -> int:
         lan = web.lan_address()
         if lan:
             sys.stdout.write(french_spaces(f"Sur un téléphone du même réseau : http://{lan}:{options.port}/") + "\n")
-        sys.stderr.write(french_spaces("Attention : le serveur est ouvert à tout le réseau local, sans mot de passe.") + "\n")
+        sys.stderr.write(
+            french_spaces("Attention : le serveur est ouvert à tout le réseau local, sans mot de passe.") + "\n"
+        )
     sys.stdout.flush()
     web.run(web.create_app(kb), sock)
     return 0

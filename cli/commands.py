@@ -20,7 +20,6 @@ holding bytes that are not UTF-8 (exit code 2), and paths no system takes
 (exit code 1), are refused before the command runs (:mod:`cli.usage`).
 """
 
-
 import enum
 import inspect
 import re
@@ -49,7 +48,7 @@ DESCRIPTION = (
 #: What the command line takes for a word rather than an option: a dash before a digit (``-1/-1``, ``-2/-0``).
 WORD_NOT_OPTION = re.compile(r"^-\d")
 #: Examples of the program's own help.
-EXAMPLES = ('show 420.5c', 'ask "ma 2/2 a pris 2 dégâts, elle meurt ?"', 'search "blessures fatales"')
+EXAMPLES = ("show 420.5c", 'ask "ma 2/2 a pris 2 dégâts, elle meurt ?"', 'search "blessures fatales"')
 
 
 class Handled(Exception):
@@ -120,7 +119,9 @@ def _options(operation: Operation, given: dict[str, Any]) -> SimpleNamespace:
             value = list(value) if value else None
         values[param.name] = value
     usage.check_values(operation, values)
-    return SimpleNamespace(command=operation.name, **{operation.param(name).name_on(Front.CLI): value for name, value in values.items()})
+    return SimpleNamespace(
+        command=operation.name, **{operation.param(name).name_on(Front.CLI): value for name, value in values.items()}
+    )
 
 
 def _command(operation: Operation, handler: Callable[[SimpleNamespace], int]) -> Callable[..., None]:
@@ -130,7 +131,9 @@ def _command(operation: Operation, handler: Callable[[SimpleNamespace], int]) ->
     for param in operation.params_on(Front.CLI):
         annotation, default = _annotation(param)
         annotations[param.name] = annotation
-        signature.append(inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+        signature.append(
+            inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
 
     def command(**given: Any) -> None:
         try:
@@ -217,7 +220,6 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
     return {"serve": serve_command, "mcp": mcp_command, "completion": completion_command}
 
 
-
 def wanted(args: list[str]) -> str | None:
     """The command ``args`` name exactly (``"show"``, ``"corpus list"``), or
     None (help, a misspelt command, completion: every command is then built,
@@ -231,7 +233,9 @@ def wanted(args: list[str]) -> str | None:
 
 
 def build(
-    handlers: dict[str, Callable[[SimpleNamespace], int]], extra: dict[str, Callable[..., None]], only: str | None = None
+    handlers: dict[str, Callable[[SimpleNamespace], int]],
+    extra: dict[str, Callable[..., None]],
+    only: str | None = None,
 ) -> typer.Typer:
     """The ``rules-kb`` Typer application: a command per operation, run by
     ``handlers[operation.name]``, plus the front commands of ``extra``
@@ -298,7 +302,9 @@ def parse(args: list[str]) -> SimpleNamespace | int:
         raise Parsed(options)
 
     names = [operation.name for operation in OPERATIONS]
-    command = typer.main.get_command(build(dict.fromkeys(names, capture), fronts(dict.fromkeys(("serve", "mcp", "completion"), capture))))
+    command = typer.main.get_command(
+        build(dict.fromkeys(names, capture), fronts(dict.fromkeys(("serve", "mcp", "completion"), capture)))
+    )
     try:
         command.main(args=list(args), prog_name=PROGRAM)
     except Parsed as parsed:

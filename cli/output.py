@@ -24,7 +24,6 @@ import re
 import sys
 from contextlib import contextmanager
 
-
 # -- the console's encoding --------------------------------------------------------------
 
 #: The error handler :func:`prepare_streams` gives standard output and error.
@@ -166,7 +165,9 @@ class _Hanging:
             lead = len(re.match(_LEAD, line.plain).group(0))
             if lead >= width // 2 or lead == len(line.plain):
                 lead = 0
-            pieces = line[lead:].wrap(console, width - lead, **wrapping) if lead else line.wrap(console, width, **wrapping)
+            pieces = (
+                line[lead:].wrap(console, width - lead, **wrapping) if lead else line.wrap(console, width, **wrapping)
+            )
             for number, piece in enumerate(pieces or [RichText()]):
                 start = line[:lead] if number == 0 else RichText(" " * lead)
                 yield RichText.assemble(margin, start, piece, no_wrap=True, end="\n")
@@ -181,7 +182,7 @@ class Text:
     """A line (or paragraph) of text with styled ranges: Rich's ``Text``, reduced
     to what the renderers use. ``spans`` are ``(start, end, style)``."""
 
-    __slots__ = ("plain", "style", "spans")
+    __slots__ = ("plain", "spans", "style")
 
     def __init__(self, text: str = "", style: str = "") -> None:
         self.plain = text
@@ -235,14 +236,16 @@ class Text:
         from rich.text import Text as RichText
 
         return RichText(
-            french_spaces(visible_controls(self.plain), _HELD), style=self.style, spans=[Span(a, b, style) for a, b, style in self.spans]
+            french_spaces(visible_controls(self.plain), _HELD),
+            style=self.style,
+            spans=[Span(a, b, style) for a, b, style in self.spans],
         )
 
 
 class Padding:
     """A renderable indented by ``pad`` = ``(top, right, bottom, left)`` (Rich's ``Padding``)."""
 
-    __slots__ = ("renderable", "pad")
+    __slots__ = ("pad", "renderable")
 
     def __init__(self, renderable, pad: tuple[int, int, int, int]) -> None:
         self.renderable = renderable
@@ -283,7 +286,9 @@ def _plain_table(table: Table) -> str:
     rows = [[_plain(cell) for cell in row] for row in table.rows]
     if table.show_header:
         rows.insert(0, [header for header, _options in table.columns])
-    widths = [max((len(line) for row in rows for line in row[i].split("\n")), default=0) for i in range(len(table.columns))]
+    widths = [
+        max((len(line) for row in rows for line in row[i].split("\n")), default=0) for i in range(len(table.columns))
+    ]
     lines = []
     for row in rows:
         cells = [cell.split("\n") for cell in row]
@@ -386,9 +391,7 @@ class Console:
             yield
         finally:
             text, self._pages = "".join(self._pages), None
-            if text.count("\n") < screen_height():
-                self.file.write(text)
-            elif not page(text, command, self.file):
+            if text.count("\n") < screen_height() or not page(text, command, self.file):
                 self.file.write(text)
 
 

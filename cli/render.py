@@ -47,9 +47,7 @@ def build_progress():
             progress.start()
             state["progress"] = progress
             state["task"] = progress.add_task(description, total=max(total, 1))
-        state["progress"].update(
-            state["task"], description=description, completed=completed, total=max(total, 1)
-        )
+        state["progress"].update(state["task"], description=description, completed=completed, total=max(total, 1))
 
     try:
         yield report
@@ -104,7 +102,9 @@ def lookup(result, only: bool = False, note=lambda note: note.text) -> None:
     document = documents.get(rule.source.document)
     title = document.title if document else rule.source.document
     name, children_name = rule.level.label, rule.level.children_label
-    console.print(Text.assemble((f"{name} ", "bold"), (rule.number, _NUMBER_STYLE), (f"  — édition {rule.edition}", "dim")))
+    console.print(
+        Text.assemble((f"{name} ", "bold"), (rule.number, _NUMBER_STYLE), (f"  — édition {rule.edition}", "dim"))
+    )
     if result.ancestors:
         context = Text("Contexte : ", style="dim")
         for position, ancestor in enumerate(result.ancestors):
@@ -195,7 +195,10 @@ def _links(result, only: bool) -> None:
         ("Termes du glossaire", [_link_line(link) for link in links.terms]),
         (
             "Décisions (FAQ)",
-            [_link_line(link, "cite la règle" if link.text == "cite" else "section de la FAQ qui la cite") for link in links.rulings],
+            [
+                _link_line(link, "cite la règle" if link.text == "cite" else "section de la FAQ qui la cite")
+                for link in links.rulings
+            ],
         ),
         ("Cartes de la FAQ avec ce mot-clé", [_link_line(link) for link in links.cards]),
     ]
@@ -240,7 +243,9 @@ def picture(hood, text: str, written) -> None:
         sys.stdout.write(text)
         return
     note = " (tronqué : augmentez --limit)" if hood.truncated else ""
-    err_console.print(f"Graphe de {len(hood.nodes)} nœud(s) et {len(hood.edges)} lien(s) écrit dans « {written} »{note}.")
+    err_console.print(
+        f"Graphe de {len(hood.nodes)} nœud(s) et {len(hood.edges)} lien(s) écrit dans « {written} »{note}."
+    )
 
 
 def exported(result) -> None:
@@ -317,11 +322,16 @@ def definition(result) -> None:
             console.print(_link_line(link, f"« {link.text} »"))
     source = result.entry.source
     console.print(
-        Text(f"\nSource : glossaire, édition {result.entry.edition}, {result.document.file if result.document else source.document}, "
-             f"lignes {source.line_start}–{source.line_end}", style="dim")
+        Text(
+            f"\nSource : glossaire, édition {result.entry.edition}, {result.document.file if result.document else source.document}, "
+            f"lignes {source.line_start}–{source.line_end}",
+            style="dim",
+        )
     )
     if result.alternatives:
-        console.print(Text("\nAutres entrées possibles : " + ", ".join(e.term for e in result.alternatives), style="dim"))
+        console.print(
+            Text("\nAutres entrées possibles : " + ", ".join(e.term for e in result.alternatives), style="dim")
+        )
 
 
 def _entry(entry, indent: int = 0) -> None:
@@ -336,7 +346,9 @@ def _entry(entry, indent: int = 0) -> None:
     for paragraph in entry.definition:
         console.print(Padding(Text(paragraph), (0, 0, 0, indent + 2)))
     for example in entry.examples:
-        console.print(Padding(Text.assemble(("Exemple : ", "italic magenta"), (example, "italic")), (0, 0, 0, indent + 2)))
+        console.print(
+            Padding(Text.assemble(("Exemple : ", "italic magenta"), (example, "italic")), (0, 0, 0, indent + 2))
+        )
 
 
 def _section(title: str) -> None:
@@ -462,7 +474,10 @@ def _understood_in_full(result) -> None:
         console.print(Text.assemble("  « ", (fact.text, "bold"), " » → ", fact.meaning, ("  (fait de jeu)", "dim")))
     if result.corrections:
         console.print(
-            Text("  Fautes de frappe corrigées : " + ", ".join(f"{c.word} → {c.fixed}" for c in result.corrections), style="dim")
+            Text(
+                "  Fautes de frappe corrigées : " + ", ".join(f"{c.word} → {c.fixed}" for c in result.corrections),
+                style="dim",
+            )
         )
     for remark in result.remarks:
         console.print(Text.assemble("  ", remark.meaning, (f"  ({remark.kind.label})", "dim")))
@@ -530,7 +545,9 @@ def corpus_list(data: dict) -> None:
         count = _counts_text(document["counts"]) if document["parsed"] else "aucun analyseur pour ce type"
         line = Text("\n")
         line.append(document["id"], style=_NUMBER_STYLE)
-        line.append(f"  {DocumentKind(document['kind']).label}, édition {document['edition']}, {document['date']} — {count}")
+        line.append(
+            f"  {DocumentKind(document['kind']).label}, édition {document['edition']}, {document['date']} — {count}"
+        )
         console.print(line)
         console.print(Padding(Text(f"{document['title']} ({document['file']})", style="dim"), (0, 0, 0, 2)))
 
@@ -654,11 +671,18 @@ def _layers(report) -> None:
     ended = [step for result in layering.layers for step in result.steps if step.kind is StepKind.ENDED]
     if not changed and not ended:
         return
-    console.print(Text.assemble(
-        ("\nEffets continus", "bold"),
-        (" — caractéristiques calculées couche par couche (418.5a) : 1 copie, 2 contrôle, 3 texte, "
-         "4 type, 5 autres effets, 6 force et endurance (F/E)", "dim"),
-    ))
+    console.print(
+        Text.assemble(
+            ("\nEffets continus", "bold"),
+            (
+                (
+                    " — caractéristiques calculées couche par couche (418.5a) : 1 copie, 2 contrôle, 3 texte, "
+                    "4 type, 5 autres effets, 6 force et endurance (F/E)"
+                ),
+                "dim",
+            ),
+        )
+    )
     for obj in changed:
         console.print(Text.assemble("  ", (obj.name, "bold"), " (", (obj.id, _NUMBER_STYLE), ")"))
         table = Table(show_edge=False, pad_edge=False, box=None, header_style="dim", show_header=True)
@@ -713,8 +737,12 @@ def check_report(report) -> None:
     if scenario.path:
         heading.append(f"  ({scenario.path})", style="dim")
     console.print(heading)
-    console.print(Text(f"Édition {resolution.edition.id} ({resolution.edition.name}) : {resolution.edition.description}",
-                       style="dim"))
+    console.print(
+        Text(
+            f"Édition {resolution.edition.id} ({resolution.edition.name}) : {resolution.edition.description}",
+            style="dim",
+        )
+    )
     _state_tables(resolution.initial, "État de départ", resolution.initial_layering)
     _layers(report)
     before = resolution.initial

@@ -30,8 +30,8 @@ from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import CorpusError, describe_os_error
 from rules_kb.core.model import (
     Card,
-    CourseSection,
     Corpus,
+    CourseSection,
     Diagnostic,
     Document,
     DocumentKind,

@@ -26,7 +26,10 @@ from rules_kb.core.model import CourseSection, Diagnostic, Paragraph, SourceSpan
 
 _BULLET_RE = re.compile(r"^\s*[•◦▪*·-]\s+")
 _NUMBERED_HEADING_RE = re.compile(r"^\s*\d+\s*[–—-]\s*\S.*?\s*:?\s*$")
-_POINTER_RE = re.compile(r"^\s*\(\s*(?:voir\s+(?:la\s+)?)?sections?\s+(?P<numbers>\d+(?:\.\d+[a-z]?)?(?:\s*(?:,|et)\s*\d+(?:\.\d+[a-z]?)?)*)\b[^)]*\)\s*$", re.IGNORECASE)
+_POINTER_RE = re.compile(
+    r"^\s*\(\s*(?:voir\s+(?:la\s+)?)?sections?\s+(?P<numbers>\d+(?:\.\d+[a-z]?)?(?:\s*(?:,|et)\s*\d+(?:\.\d+[a-z]?)?)*)\b[^)]*\)\s*$",
+    re.IGNORECASE,
+)
 #: First words of a sentence, not of a topic heading ("Il y a huit zones:").
 _SENTENCE_START_RE = re.compile(r"^(?:il|elle|ils|elles|on|ce|cela|ceci|voici|voilà|nous|vous|je|tu)\b", re.IGNORECASE)
 _HEADING_MAX_WORDS = 7

@@ -63,7 +63,7 @@ _STAR_RE = re.compile(r"(?:(?<=\s)|^)\*(?=\s|[A-ZÀ-ÞŒÆ«\"“])")
 #: ("*au moment où*", "*Tous* les").
 _EMPHASIS_STAR_RE = re.compile(r"\*(?=\S)[^*.!?\n]*?(?<=\S)\*(?!\w)")
 #: What ends the card's text or a ruling before a star glued to a capital.
-_SENTENCE_END = ".!?»)\"”"
+_SENTENCE_END = '.!?»)"”'
 _STARS_TITLE_RE = re.compile(r"^\s*\*{3}(?P<title>.+?)\*{3}")
 _PART_HEADING_RE = re.compile(
     r"\s*(?P<heading>(?:[A-ZÀ-ÞŒÆ][A-ZÀ-ÞŒÆ'’-]+|«|»)(?:\s+(?:[A-ZÀ-ÞŒÆ][A-ZÀ-ÞŒÆ'’-]+|«|»))+)(?=\s|$)"
@@ -169,7 +169,10 @@ def _messages(text: str) -> list[tuple[int, int]]:
     position = 0
     for line in text.split("\n"):
         is_chrome = bool(
-            _STATUS_RE.match(line) or _RANK_RE.match(line) or _SIGNATURE_RE.match(line) or _SEPARATOR_LINE_RE.match(line)
+            _STATUS_RE.match(line)
+            or _RANK_RE.match(line)
+            or _SIGNATURE_RE.match(line)
+            or _SEPARATOR_LINE_RE.match(line)
         )
         if is_chrome and start is not None:
             ranges.append((start, position))
@@ -239,9 +242,7 @@ def _info(state: _State, title: str, start: int, end: int) -> FaqInfo:
     if found:
         for group in ("main", "others"):
             if found.group(group):
-                authors.extend(
-                    name for name in re.split(r"\s*,\s*|\s+et\s+", rejoin(found.group(group))) if name
-                )
+                authors.extend(name for name in re.split(r"\s*,\s*|\s+et\s+", rejoin(found.group(group))) if name)
     last_changed = ""
     dates = []
     previous = 0
@@ -427,7 +428,7 @@ def _quoted_rules(state: _State, start: int, end: int, section: str) -> int:
     for match in _QUOTED_NUMBER_RE.finditer(text, start, end):
         before = text[max(start, match.start() - 60) : match.start()].rstrip()
         after = text[match.end() : match.end() + 3].lstrip()
-        if not after or not (after[0].isupper() or after[0] in "«\"("):
+        if not after or not (after[0].isupper() or after[0] in '«"('):
             continue
         if _REFERENCE_BEFORE_RE.search(before):
             continue

@@ -81,7 +81,7 @@ def find_glossary(text: str, after: int = 0) -> tuple[int, int]:
 
 def _starts_definition(line: str) -> bool:
     stripped = line.strip()
-    return bool(stripped) and (stripped[0].isupper() or stripped[0].isdigit() or stripped[0] in "\"«“{")
+    return bool(stripped) and (stripped[0].isupper() or stripped[0].isdigit() or stripped[0] in '"«“{')
 
 
 def _word_count(text: str) -> int:
@@ -94,7 +94,7 @@ def _headword_at(lines: list[str], index: int) -> int:
     first = lines[index].strip()
     if not first or not (first[0].isupper() or first[0].isdigit()):
         return 0
-    if fold(first).startswith(("voir", "exemple")) or first[-1] in ".;!?»\"":
+    if fold(first).startswith(("voir", "exemple")) or first[-1] in '.;!?»"':
         return 0
     if index + 1 < len(lines):
         second = lines[index + 1].strip()
@@ -131,7 +131,7 @@ def _paragraphs(lines: list[str]) -> list[str]:
             and stripped[-1] in _SENTENCE_END
             and len(stripped) < _PARAGRAPH_LINE_CHARS
             and position > 0
-            and (following[0].isupper() or following[0] in "\"«")
+            and (following[0].isupper() or following[0] in '"«')
         ):
             paragraphs.append([])
     return [rejoin(" ".join(paragraph)) for paragraph in paragraphs if paragraph]
@@ -153,7 +153,7 @@ def _see(paragraphs: list[str]) -> tuple[str, ...]:
                     if target and fold(target) not in {"et", "ou"}:
                         targets.setdefault(target, None)
             elif rest:
-                targets.setdefault(rest.strip(" \"»«,"), None)
+                targets.setdefault(rest.strip(' "»«,'), None)
     return tuple(targets)
 
 
@@ -163,7 +163,7 @@ def _split_headword(headword: str) -> tuple[str, tuple[str, ...], bool, bool]:
     marker = _MARKER_RE.search(headword)
     term = headword
     if marker:
-        kind = _MARKERS[fold(marker.group(1))] if fold(marker.group(1)) in _MARKERS else "obsolete"
+        kind = _MARKERS.get(fold(marker.group(1)), "obsolete")
         obsolete = kind == "obsolete"
         informal = kind == "informal"
         term = headword[: marker.start()].strip()

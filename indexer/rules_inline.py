@@ -34,9 +34,7 @@ from rules_kb.core.numbers import Level, RuleNumber
 from rules_kb.core.references import REFERENCE_BEFORE
 
 _CHAPTER_RE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?=\S)", re.MULTILINE)
-_NUMBER_RE = re.compile(
-    r"(?<![\w.,/{\-])(?P<number>[1-9]\d{2}(?:\.\d+[a-z]?)?)(?P<dot>\.)?(?=\s|$)"
-)
+_NUMBER_RE = re.compile(r"(?<![\w.,/{\-])(?P<number>[1-9]\d{2}(?:\.\d+[a-z]?)?)(?P<dot>\.)?(?=\s|$)")
 #: Words after which a number is a reference ("Voir règle 420.5c").
 _REFERENCE_BEFORE_RE = re.compile(REFERENCE_BEFORE, re.IGNORECASE)
 _HEADING_LINE_RE = re.compile(r"^[ \t]*\d+(?:\.\d+[a-z]?)?\.?[ \t]+[^.!?:;()\n]{1,60}\n?$")
@@ -87,27 +85,17 @@ def find_body(text: str) -> tuple[int, int]:
     start_line = None
     back_matter: set[str] = set()
     if toc is not None:
-        first_chapter = next(
-            (i for i in range(toc + 1, len(lines)) if re.match(r"^\d\.\s", folded[i])), None
-        )
+        first_chapter = next((i for i in range(toc + 1, len(lines)) if re.match(r"^\d\.\s", folded[i])), None)
         if first_chapter is not None:
             digit = folded[first_chapter].split(".", 1)[0]
             start_line = next(
-                (
-                    i
-                    for i in range(first_chapter + 1, len(lines))
-                    if re.match(rf"^{digit}\.\s", folded[i])
-                ),
+                (i for i in range(first_chapter + 1, len(lines)) if re.match(rf"^{digit}\.\s", folded[i])),
                 None,
             )
         if start_line is not None:
             toc_lines = range(first_chapter, start_line)
             last_numbered = max(i for i in toc_lines if re.match(r"^\d", folded[i]))
-            back_matter = {
-                folded[i]
-                for i in range(last_numbered + 1, start_line)
-                if lines[i].strip()[:1].isupper()
-            }
+            back_matter = {folded[i] for i in range(last_numbered + 1, start_line) if lines[i].strip()[:1].isupper()}
     if start_line is None:
         start_line = next(
             (i for i, line in enumerate(lines) if re.match(r"^\s*(\d\.\s+\S|\d{3}\.)", line)),
@@ -116,9 +104,7 @@ def find_body(text: str) -> tuple[int, int]:
         if start_line is None:
             return (0, 0)
     back_matter = back_matter or set(_FALLBACK_BACK_MATTER)
-    end_line = next(
-        (i for i in range(start_line + 1, len(lines)) if folded[i] in back_matter), len(lines)
-    )
+    end_line = next((i for i in range(start_line + 1, len(lines)) if folded[i] in back_matter), len(lines))
     end = min(offsets[end_line], len(text))
     first = lines[start_line]
     start = offsets[start_line] + len(first) - len(first.lstrip())  # the body starts at its first heading
@@ -158,7 +144,7 @@ def _is_rule_position(text: str, offset: int, body_start: int) -> tuple[bool, bo
 def _looks_like_rule_text(text: str, offset: int) -> bool:
     """True if the text after ``offset`` starts like a rule: a capital, a quote or a symbol."""
     following = text[offset : offset + 3].lstrip()
-    return bool(following) and (following[0].isupper() or following[0] in "\"«{(")
+    return bool(following) and (following[0].isupper() or following[0] in '"«{(')
 
 
 def _misnumbered_target(printed: RuleNumber, expected: tuple[RuleNumber, ...]) -> RuleNumber | None:

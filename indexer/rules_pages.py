@@ -80,7 +80,11 @@ def parse_rule_pages(text: str, document: str, edition: str) -> ParsedRules:
         try:
             number = RuleNumber.parse(match.group("number"))
         except RuleNumberError as error:  # "611.3l": the line stays in the text of the rule before
-            diagnostics.append(_bad_number(error, document, lines.line_of(match.start()), "la ligne reste dans le texte de la règle précédente"))
+            diagnostics.append(
+                _bad_number(
+                    error, document, lines.line_of(match.start()), "la ligne reste dans le texte de la règle précédente"
+                )
+            )
             continue
         previous_end = starts[-1].text_offset
         # Rules run into the previous rule's paragraphs, before this line.

@@ -215,7 +215,7 @@ def _remember(root: Path, folder: Path, documents: tuple[Document, ...], code: l
             pass
 
 
-def open(  # noqa: A001 - the front door, as in beancount's loader
+def open(
     corpus_folder: str | os.PathLike[str] | None = None,
     progress: Progress = no_progress,
     rebuild: bool = False,

@@ -451,12 +451,14 @@ def value(where: str, param: Parameter, given: Any, strings: bool = False) -> An
         return given
     if not isinstance(given, (list, tuple)) or len(given) > MAX_VALUES:
         raise ArgumentError(
-            f"{where} doit être une liste d'au plus {MAX_VALUES} textes, par exemple [\"règle\", \"glossaire\"]."
+            f'{where} doit être une liste d\'au plus {MAX_VALUES} textes, par exemple ["règle", "glossaire"].'
         )
     return tuple(_text(where, param, item) for item in given)
 
 
-def arguments(operation: Operation, front: Front, given: Any, where: Callable[[Parameter], str], strings: bool = False) -> dict[str, Any]:
+def arguments(
+    operation: Operation, front: Front, given: Any, where: Callable[[Parameter], str], strings: bool = False
+) -> dict[str, Any]:
     """``given`` (a mapping from the front's parameter names to values)
     checked against ``operation``'s parameters on ``front``, with the
     defaults of those left out (``None``, and an empty text for a parameter
@@ -464,7 +466,9 @@ def arguments(operation: Operation, front: Front, given: Any, where: Callable[[P
     names a parameter in messages. Raises :class:`ArgumentError` for an
     unknown, missing or malformed parameter."""
     if given is not None and not isinstance(given, Mapping):
-        raise ArgumentError(f"Les paramètres de {operation.tool or operation.name} forment un objet JSON : {{\"nom\": valeur, …}}.")
+        raise ArgumentError(
+            f'Les paramètres de {operation.tool or operation.name} forment un objet JSON : {{"nom": valeur, …}}.'
+        )
     given = dict(given or {})
     params = operation.params_on(front)
     names = {param.name_on(front): param for param in params}

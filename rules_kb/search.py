@@ -206,5 +206,3 @@ def search(
             )
         )
     return SearchResult(query=query, hits=tuple(hits), parsed=parsed, understood=understood)
-
-

@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from rules_kb.core.model import (
     Card,
-    CourseSection,
     Corpus,
+    CourseSection,
     Diagnostic,
     GlossaryEntry,
     Rule,
     Ruling,
 )
-from rules_kb.core.text import first_sentence
 from rules_kb.core.shapes import (
     card_dict,
     course_section_dict,
@@ -35,6 +34,7 @@ from rules_kb.core.shapes import (
     ruling_dict,
     source_dict,
 )
+from rules_kb.core.text import first_sentence
 
 if TYPE_CHECKING:  # annotations only: importing every feature would slow every command down
     from rules_kb.ask import Answer
@@ -103,7 +103,9 @@ def link_dict(link: Link) -> dict[str, Any]:
     record = link.record
     data: dict[str, Any] = {"kind": link.kind.value, "id": link.node, "via": link.text}
     if isinstance(record, Rule):
-        data.update(number=record.number, edition=record.edition, title=record.title, excerpt=first_sentence(record.text))
+        data.update(
+            number=record.number, edition=record.edition, title=record.title, excerpt=first_sentence(record.text)
+        )
     elif isinstance(record, GlossaryEntry):
         data.update(term=record.term, edition=record.edition, definition=first_sentence(record.text))
     elif isinstance(record, Ruling):
@@ -185,7 +187,11 @@ def hit_dict(hit: Hit) -> dict[str, Any]:
 def search_dict(result: SearchResult) -> dict[str, Any]:
     """``search``: ``{"query", "understood": [texte…], "hits": [hit_dict…]}``
     (``understood``: the words read in the documents' words, ``"trample → Piétinement"``)."""
-    return {"query": result.query, "understood": list(result.understood), "hits": [hit_dict(hit) for hit in result.hits]}
+    return {
+        "query": result.query,
+        "understood": list(result.understood),
+        "hits": [hit_dict(hit) for hit in result.hits],
+    }
 
 
 def scenario_text(answer: Answer) -> str:
@@ -400,7 +406,11 @@ def layering_dict(layering) -> dict[str, Any]:
     return {
         "characteristics": characteristics,
         "layers": [
-            {"layer": int(result.layer), "name": result.layer.label, "steps": [step_dict(step) for step in result.steps]}
+            {
+                "layer": int(result.layer),
+                "name": result.layer.label,
+                "steps": [step_dict(step) for step in result.steps],
+            }
             for result in layering.layers
         ],
     }
@@ -508,7 +518,8 @@ def neighbourhood_dict(hood: Neighbourhood) -> dict[str, Any]:
         "depth": hood.depth,
         "truncated": hood.truncated,
         "nodes": [
-            {"id": node, "kind": node.partition(":")[0], "label": text} for (node, _record), text in zip(hood.nodes, hood.labels)
+            {"id": node, "kind": node.partition(":")[0], "label": text}
+            for (node, _record), text in zip(hood.nodes, hood.labels)
         ],
         "edges": [edge_dict(edge) for edge in hood.edges],
     }

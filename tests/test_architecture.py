@@ -23,8 +23,17 @@ LAYERS = (
     ("parsers", ("indexer",)),
     ("build", ("rules_kb.build",)),
     ("loader", ("rules_kb.loader",)),
-    ("features", ("rules_kb.lookup", "rules_kb.search", "rules_kb.ask", "rules_kb.checker", "rules_kb.export",
-                  "rules_kb.inventory")),  # fmt: skip
+    (
+        "features",
+        (
+            "rules_kb.lookup",
+            "rules_kb.search",
+            "rules_kb.ask",
+            "rules_kb.checker",
+            "rules_kb.export",
+            "rules_kb.inventory",
+        ),
+    ),
     ("presentation", ("rules_kb.serialize", "rules_kb.serve", "cli")),
 )
 
@@ -154,7 +163,11 @@ def _texts(tree: ast.AST) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 docstrings.add(id(first.value))
     return [
         (node.lineno, node.value)

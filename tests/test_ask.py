@@ -1,19 +1,19 @@
 """``ask``: the acceptance questions, the facts read for the checker, the
 honest "je ne sais pas", and the evaluation sets' figures."""
 
-
 from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.evaluation import ask_system, baseline_system, load_questions, score, set_path
+from rules_kb.ask import ask
+from rules_kb.ask.facts import OPPONENT, YOU, extract_facts, scenario_toml
+from rules_kb.checker.report import check
 from rules_kb.checker.scenario import parse_scenario
 from rules_kb.core.errors import QueryError
-from bench.evaluation import ask_system, baseline_system, load_questions, score, set_path
-from rules_kb.ask.facts import OPPONENT, YOU, extract_facts, scenario_toml
-from rules_kb.ask import ask
-from rules_kb.checker.report import check
+
 
 def numbers(answer):
     return [rule.number for rule in answer.rules]
@@ -209,7 +209,9 @@ def test_a_switch_an_opponents_creature_and_both_players_are_read():
     """A switch of power and toughness is a switch (418.5i), not a "becomes"; « une 1/4 adverse » is
     the opponent's; « mon adversaire et moi » at 0 life are both players (102.4); « 4/5, pas 7/2 ? »
     are the values asked about."""
-    facts = extract_facts("Un effet échange la force et l'endurance d'une 1/4 adverse, elle devient 4/1. Puis elle gagne +3/+3")
+    facts = extract_facts(
+        "Un effet échange la force et l'endurance d'une 1/4 adverse, elle devient 4/1. Puis elle gagne +3/+3"
+    )
     (creature,) = facts.creatures
     assert creature.controller == OPPONENT
     assert [kind for _, kind, _, _ in creature.changes] == ["switch", "modify"]
@@ -326,7 +328,7 @@ def test_built_scenario_is_what_check_runs(kb):
     answer = ask(kb, question)
     report = check(kb, parse_scenario(answer.verification.scenario, "situation.toml"))
     assert [event.rule for round_ in report.resolution.rounds for event in round_.events] == ["420.5c"]
-    assert answer.verification.scenario.startswith(f"title = \"{question}\"")
+    assert answer.verification.scenario.startswith(f'title = "{question}"')
     from cli.app import scenario_file
 
     assert f"# {question}" in scenario_file(answer)

@@ -99,13 +99,30 @@ def test_a_later_keyword_is_reported_never_dropped(kb, question, name):
     assert any(name in meaning and "absent des éditions du corpus" in meaning for meaning in said), said
 
 
-@pytest.mark.parametrize("question", ["c'est une menace pour mon board", "il est à portée de main", "le joueur défenseur bloque"])
+@pytest.mark.parametrize(
+    "question", ["c'est une menace pour mon board", "il est à portée de main", "le joueur défenseur bloque"]
+)
 def test_a_french_word_is_no_keyword_outside_an_ability(question):
     assert later_keywords(question) == []
 
 
 def _known(word: str) -> bool:
-    return word in {"creature", "joue", "jouer", "ange", "plaine", "carte", "terrain", "jeton", "soldat", "main", "copie", "attaque", "bloque", "reponse"}
+    return word in {
+        "creature",
+        "joue",
+        "jouer",
+        "ange",
+        "plaine",
+        "carte",
+        "terrain",
+        "jeton",
+        "soldat",
+        "main",
+        "copie",
+        "attaque",
+        "bloque",
+        "reponse",
+    }
 
 
 @pytest.mark.parametrize(
@@ -163,7 +180,10 @@ def test_a_card_whose_text_is_unknown_is_said_in_the_verdict(kb):
     answer = ask(kb, "mon adversaire est a 0 pv mais il controle un ange de platine, il a perdu ?")
     outcome = " ".join(answer.verification.outcome)
     assert "Adversaire : perd la partie" in outcome and "420.5a" in outcome
-    assert "« ange de platine » n'est pas dans le corpus : ce verdict suppose que cette carte ne change aucune règle" in outcome
+    assert (
+        "« ange de platine » n'est pas dans le corpus : ce verdict suppose que cette carte ne change aucune règle"
+        in outcome
+    )
 
 
 def test_the_opponent_is_the_opponent_in_english_too(kb):
@@ -331,7 +351,9 @@ def test_companions_are_the_rules_the_stories_cite_together(kb):
 
     index = read_vectors(kb)
     companions = index.companions()
-    number, nodes = next((n, list(dict.fromkeys(nodes))) for n, nodes in enumerate(index.story_nodes) if len(set(nodes)) >= 2)
+    number, nodes = next(
+        (n, list(dict.fromkeys(nodes))) for n, nodes in enumerate(index.story_nodes) if len(set(nodes)) >= 2
+    )
     first, second = nodes[0], nodes[1]
     told = sum(first in story for story in index.story_nodes)
     together = sum(first in story and second in story for story in index.story_nodes)

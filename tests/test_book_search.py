@@ -6,7 +6,7 @@ server — the search box, the jump to a rule number and the layout."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +20,7 @@ from rules_kb.export import export_book
 from rules_kb.export.book import BOOK_CSS, GLOSSARY, INDEX, build_book
 from rules_kb.export.book_index import INDEX_SCRIPT, SEARCH_SCRIPT, STOP, read_index
 
-NOW = datetime(2026, 11, 21, 14, 3, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 14, 3, tzinfo=UTC)
 #: The bound on the index's size (the bundled corpus gives about 177 KB).
 INDEX_BUDGET = 200_000
 
@@ -52,7 +52,9 @@ def test_index_has_every_rule_and_glossary_entry_where_the_book_puts_it(kb, book
         page, anchor = index["pages"][row[4]], row[5]
         assert pages[page].xpath(f'//article[@id="{anchor}"]/@data-number') == [rule.number]
         assert row[2] == rule.title
-        assert set(row[7]) == {w for w in words(f"{rule.title} {rule.text}") if w not in STOP and (len(w) > 1 or w.isdigit())}
+        assert set(row[7]) == {
+            w for w in words(f"{rule.title} {rule.text}") if w not in STOP and (len(w) > 1 or w.isdigit())
+        }
     for entry in kb.corpus.glossary:
         row = terms[entry.term]
         assert index["pages"][row[4]] == GLOSSARY
@@ -141,7 +143,9 @@ def phone(chromium):
 def _open(driver, folder, page):
     driver.get((folder / page).as_uri())
     WebDriverWait(driver, 5).until(lambda d: d.find_element("id", "recherche").is_displayed())
-    driver.execute_script("window.__errors = []; window.addEventListener('error', e => window.__errors.push(String(e.message)));")
+    driver.execute_script(
+        "window.__errors = []; window.addEventListener('error', e => window.__errors.push(String(e.message)));"
+    )
     return driver.find_element("id", "recherche")
 
 
@@ -195,7 +199,9 @@ def test_the_bar_stays_on_screen_and_is_thumb_sized(phone, folder):
         assert link.size["height"] >= 44 and link.size["width"] >= 44
 
 
-@pytest.mark.parametrize("page", [INDEX, GLOSSARY, "regles-2004-4.html", "faq-tsp-2006.html", "cours-2.html", "regles-2011-6.html"])
+@pytest.mark.parametrize(
+    "page", [INDEX, GLOSSARY, "regles-2004-4.html", "faq-tsp-2006.html", "cours-2.html", "regles-2011-6.html"]
+)
 def test_no_horizontal_scroll_at_390_px(phone, folder, page):
     _open(phone, folder, page)
     width, inner = phone.execute_script("return [document.documentElement.scrollWidth, innerWidth];")

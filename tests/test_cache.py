@@ -192,7 +192,7 @@ def test_any_damage_to_the_database_is_caught_or_harmless(tmp_path_factory, data
 
 
 def test_damaged_cache_that_cannot_be_rewritten_answers_from_a_private_one(home, monkeypatch, capsys, built):
-    import rules_kb.build.cache as cache
+    from rules_kb.build import cache
     from rules_kb.core.errors import IndexBuildError
 
     kb = _first(home, built)
@@ -240,7 +240,8 @@ def test_faults_short_run(tmp_path, monkeypatch):
     chance = random.Random(7)
     outcomes = {  # each trial sets RULES_KB_HOME: monkeypatch puts back the value before this test
         (name, fault): faults.trial(pristine, corpus, name, fault, expected, chance)
-        for name in faults.cache_files(pristine) for fault in faults.FAULTS
+        for name in faults.cache_files(pristine)
+        for fault in faults.FAULTS
     }
     assert set(outcomes.values()) <= {"same", "rebuilt"}, outcomes
     assert outcomes[("database", "flip")] == "rebuilt" and outcomes[("stamp", "truncate")] == "same"

@@ -159,7 +159,7 @@ def test_check_shows_the_layers_and_their_rules(run_cli, tmp_path):
     assert "Effets continus" in text and "4 type" in text
     assert text.index("1. animation") < text.index("2. conspiration-type")
     assert "dépend de animation" in text and "418.5c" in text and "418.5d" in text
-    assert "Un effet est dit \"dépendre\"" in text  # 418.5c quoted from the corpus
+    assert 'Un effet est dit "dépendre"' in text  # 418.5c quoted from the corpus
 
 
 def test_check_json_gives_final_characteristics_and_the_order_in_each_layer(run_cli, tmp_path):
@@ -175,19 +175,26 @@ def test_check_json_gives_final_characteristics_and_the_order_in_each_layer(run_
     assert document["switch_ruling"] is None
     faq = run_cli("check", str(path), "--json", "--edition", "2006-faq").json()
     assert [e["id"] for e in faq["characteristics"]["creature"]["layers"][0]["effects"]][-1] == "echange"
-    assert faq["characteristics"]["creature"]["power"] == 4 and faq["switch_ruling"]["card"] == "Transmutateur crocheserre"
+    assert (
+        faq["characteristics"]["creature"]["power"] == 4 and faq["switch_ruling"]["card"] == "Transmutateur crocheserre"
+    )
     assert faq["initial"]["permanents"][0]["power"] == 4  # the state shows the characteristics after the layers
 
 
 def test_check_names_an_unknown_operation_and_an_unknown_type_in_french(run_cli, tmp_path):
     path = tmp_path / "faute.toml"
     base = BEAR_AND_AURA.replace("damage = 2", "damage = 0")
-    path.write_text(base + '\n[[effect]]\nid = "e"\ntimestamp = 3\naffects = ["ours"]\nboost = [1, 1]\n', encoding="utf-8")
+    path.write_text(
+        base + '\n[[effect]]\nid = "e"\ntimestamp = 3\naffects = ["ours"]\nboost = [1, 1]\n', encoding="utf-8"
+    )
     result = run_cli("check", str(path))
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert "« boost »" in result.stderr and "modify_power_toughness" in result.stderr and "ligne" in result.stderr
-    path.write_text(base + '\n  [[permanent.static]]\n  affects_all = { card_types = ["planeswalker"] }\n'
-                    '  modify_power_toughness = [1, 1]\n', encoding="utf-8")
+    path.write_text(
+        base + '\n  [[permanent.static]]\n  affects_all = { card_types = ["planeswalker"] }\n'
+        "  modify_power_toughness = [1, 1]\n",
+        encoding="utf-8",
+    )
     result = run_cli("check", str(path), "--json")
     assert result.exit_code == 1
     error = result.json()["error"]

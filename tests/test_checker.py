@@ -33,16 +33,20 @@ def resolve(toml: str, edition: str = "2004"):
 
 
 def creature(id_: str, power: int, toughness: int, **extra) -> str:
-    fields = dict(id=id_, name=id_.capitalize(), controller="Alice", card_types=["créature"], power=power,
-                  toughness=toughness)
+    fields = {
+        "id": id_,
+        "name": id_.capitalize(),
+        "controller": "Alice",
+        "card_types": ["créature"],
+        "power": power,
+        "toughness": toughness,
+    }
     return table(**{**fields, **extra})
 
 
 def actions(resolution) -> list[list[tuple[str, str, tuple[str, ...]]]]:
     """Each round as (rule, action, objects or players)."""
-    return [
-        [(e.rule, e.action.value, e.objects or e.players) for e in round_.events] for round_ in resolution.rounds
-    ]
+    return [[(e.rule, e.action.value, e.objects or e.players) for e in round_.events] for round_ in resolution.rounds]
 
 
 def zone(resolution, object_id: str):
@@ -61,8 +65,9 @@ def test_420_5a_a_player_at_zero_life_loses_and_the_other_wins():
 
 
 def test_420_5a_negative_life_loses_one_life_does_not():
-    resolution = resolve(PLAYERS.replace('name = "Alice"', 'name = "Alice"\nlife = 1').replace(
-        'name = "Bob"', 'name = "Bob"\nlife = -3'))
+    resolution = resolve(
+        PLAYERS.replace('name = "Alice"', 'name = "Alice"\nlife = 1').replace('name = "Bob"', 'name = "Bob"\nlife = -3')
+    )
     assert actions(resolution) == [[("420.5a", "lose", ("Bob",))]]
 
 
@@ -74,8 +79,9 @@ def test_102_4_both_players_at_zero_life_is_a_draw():
 
 
 def test_102_4_players_losing_by_different_rules_at_once_is_still_a_draw():
-    resolution = resolve(PLAYERS.replace('"Alice"', '"Alice"\npoison = 10').replace(
-        '"Bob"', '"Bob"\ndrew_from_empty_library = true'))
+    resolution = resolve(
+        PLAYERS.replace('"Alice"', '"Alice"\npoison = 10').replace('"Bob"', '"Bob"\ndrew_from_empty_library = true')
+    )
     assert actions(resolution) == [[("420.5g", "lose", ("Bob",)), ("420.5h", "lose", ("Alice",))]]
     assert resolution.outcome.draw
 
@@ -100,7 +106,9 @@ def test_one_player_losing_several_ways_is_reported_under_each_rule():
 
 def test_the_game_ends_when_a_player_loses_so_later_rounds_do_not_happen():
     """Once the game is over (102.1), nothing else is checked: the aura stays."""
-    resolution = resolve(PLAYERS.replace('"Bob"', '"Bob"\nlife = 0') + creature("ours", 2, 2, damage=2) + aura("aura", "ours"))
+    resolution = resolve(
+        PLAYERS.replace('"Bob"', '"Bob"\nlife = 0') + creature("ours", 2, 2, damage=2) + aura("aura", "ours")
+    )
     assert len(resolution.rounds) == 1
     assert zone(resolution, "aura") is Zone.BATTLEFIELD
 
@@ -119,9 +127,7 @@ def test_420_5b_a_1_1_with_a_minus_1_counter_is_put_into_the_graveyard():
 
 
 def test_420_5b_negative_toughness_and_plus_counters_that_save():
-    resolution = resolve(
-        creature("a", 2, -1) + creature("b", 0, 0, counters={"+1/+1": 1})
-    )
+    resolution = resolve(creature("a", 2, -1) + creature("b", 0, 0, counters={"+1/+1": 1}))
     assert actions(resolution) == [[("420.5b", "put_into_graveyard", ("a",))]]
 
 
@@ -144,14 +150,15 @@ def test_420_5c_damage_below_toughness_is_not_lethal():
     [(0, 0, False), (0, 1, False), (1, 1, True), (2, 1, True), (1, 2, False), (3, 3, True)],
 )
 def test_420_5c_lethal_damage_is_more_than_zero_and_at_least_the_toughness(damage, toughness, lethal):
-    """"Des blessures fatales sont une quantité de blessures supérieure à zéro
+    """ "Des blessures fatales sont une quantité de blessures supérieure à zéro
     et supérieure ou égale à l'endurance de la créature." (420.5c)"""
     assert is_lethal(damage, toughness) is lethal
 
 
 def test_420_5c_counts_counters_in_toughness():
-    resolution = resolve(creature("a", 2, 2, damage=2, counters={"+1/+1": 1})
-        + creature("b", 3, 3, damage=2, counters={"-1/-1": 1}))
+    resolution = resolve(
+        creature("a", 2, 2, damage=2, counters={"+1/+1": 1}) + creature("b", 3, 3, damage=2, counters={"-1/-1": 1})
+    )
     assert actions(resolution) == [[("420.5c", "destroy", ("b",))]]
 
 
@@ -172,9 +179,7 @@ def test_420_5c_indestructible_ignores_lethal_damage_but_not_zero_toughness():
 
 def test_420_3_a_zero_toughness_and_a_lethal_damage_creature_go_in_the_same_round():
     resolution = resolve(creature("a", 1, 1, counters={"-1/-1": 1}) + creature("b", 2, 2, damage=3))
-    assert actions(resolution) == [
-        [("420.5b", "put_into_graveyard", ("a",)), ("420.5c", "destroy", ("b",))]
-    ]
+    assert actions(resolution) == [[("420.5b", "put_into_graveyard", ("a",)), ("420.5c", "destroy", ("b",))]]
 
 
 def test_non_creatures_ignore_damage_and_toughness():
@@ -195,8 +200,15 @@ LAND = table(id="foret", name="Forêt", controller="Alice", card_types=["terrain
 
 
 def aura(id_: str, attached_to: str | None = None, **extra) -> str:
-    fields = dict(id=id_, name=id_.capitalize(), controller="Alice", card_types=["enchantement"],
-                  subtypes=["local"], enchant=["créature"], attached_to=attached_to)
+    fields = {
+        "id": id_,
+        "name": id_.capitalize(),
+        "controller": "Alice",
+        "card_types": ["enchantement"],
+        "subtypes": ["local"],
+        "enchant": ["créature"],
+        "attached_to": attached_to,
+    }
     return table(**{**fields, **extra})
 
 
@@ -221,11 +233,12 @@ def test_420_5d_an_aura_on_a_legal_creature_stays():
     [
         (aura("a"), ()),  # enchants nothing
         (aura("a", "a"), ("212.4g",)),  # attached to itself
-        (aura("a", "x", card_types=["enchantement", "créature"], power=1, toughness=1)
-         + creature("x", 1, 1), ("212.4g",)),  # an aura that is also a creature
+        (
+            aura("a", "x", card_types=["enchantement", "créature"], power=1, toughness=1) + creature("x", 1, 1),
+            ("212.4g",),
+        ),  # an aura that is also a creature
         (LAND + aura("a", "foret"), ("212.4c",)),  # Enchanter : créature on a land
-        (creature("x", 1, 1, abilities=["protection contre le noir"])
-         + aura("a", "x", colors=["noir"]), ("502.7c",)),
+        (creature("x", 1, 1, abilities=["protection contre le noir"]) + aura("a", "x", colors=["noir"]), ("502.7c",)),
         (aura("a", "Bob"), ("212.4c",)),  # a player, but it enchants creatures
         (creature("x", 1, 1) + aura("a", "x", enchant=["créature-artefact"]), ("212.4c",)),
     ],
@@ -248,7 +261,9 @@ controller = "Alice"
 card_types = ["artefact", "créature"]
 power = 3
 toughness = 3
-""" + aura("a", "golem", enchant=["créature-artefact"]) + aura("b", "Bob", enchant=["joueur"])
+"""
+        + aura("a", "golem", enchant=["créature-artefact"])
+        + aura("b", "Bob", enchant=["joueur"])
         + aura("c", "golem", enchant=["permanent"])
     )
     assert resolution.rounds == ()
@@ -258,8 +273,16 @@ toughness = 3
 
 
 def legend(id_: str, name: str, timestamp: int, controller: str = "Alice", **extra) -> str:
-    fields = dict(id=id_, name=name, controller=controller, card_types=["créature"], supertypes=["légendaire"],
-                  power=3, toughness=3, timestamp=timestamp)
+    fields = {
+        "id": id_,
+        "name": name,
+        "controller": controller,
+        "card_types": ["créature"],
+        "supertypes": ["légendaire"],
+        "power": 3,
+        "toughness": 3,
+        "timestamp": timestamp,
+    }
     return table(**{**fields, **extra})
 
 
@@ -280,7 +303,7 @@ def test_420_5e_a_tie_behind_an_older_legend_does_not_matter():
 
 
 def test_420_5e_the_subtype_legend_counts_and_one_legend_with_a_plain_namesake_does_not():
-    """"Si deux permanents ont le même nom mais qu'un seul d'entre eux est une
+    """ "Si deux permanents ont le même nom mais qu'un seul d'entre eux est une
     légende ou est légendaire, cette règle ne s'applique pas." (420.5e)"""
     resolution = resolve(
         legend("a", "Hélioptère", 1, supertypes=[], subtypes=["légende"])
@@ -357,8 +380,9 @@ zone = "cimetière"
 
 
 def world(id_: str, timestamp: int) -> str:
-    return table(id=id_, name=id_, controller="Alice", card_types=["enchantement"], supertypes=["monde"],
-                 timestamp=timestamp)
+    return table(
+        id=id_, name=id_, controller="Alice", card_types=["enchantement"], supertypes=["monde"], timestamp=timestamp
+    )
 
 
 def test_420_5i_the_newest_world_enchantment_stays():
@@ -375,8 +399,14 @@ def test_420_5i_a_tie_for_newest_sends_all_of_them():
 
 
 def equipment(id_: str, attached_to: str, **extra) -> str:
-    fields = dict(id=id_, name=id_, controller="Alice", card_types=["artefact"], subtypes=["équipement"],
-                  attached_to=attached_to)
+    fields = {
+        "id": id_,
+        "name": id_,
+        "controller": "Alice",
+        "card_types": ["artefact"],
+        "subtypes": ["équipement"],
+        "attached_to": attached_to,
+    }
     return table(**{**fields, **extra})
 
 
@@ -391,8 +421,10 @@ def test_420_5k_equipment_on_a_creature_that_died_becomes_unattached_and_stays_i
     ("setup", "see_also"),
     [
         (LAND + equipment("e", "foret"), ("212.2g",)),
-        (creature("x", 1, 1) + equipment("e", "x", card_types=["artefact", "créature"], power=1, toughness=1),
-         ("212.2i",)),
+        (
+            creature("x", 1, 1) + equipment("e", "x", card_types=["artefact", "créature"], power=1, toughness=1),
+            ("212.2i",),
+        ),
         (equipment("e", "e"), ("212.2i",)),
         (creature("x", 1, 1) + equipment("e", "x", subtypes=[]), ("212.2i",)),
         (creature("x", 1, 1, abilities=["protection from artifacts"]) + equipment("e", "x"), ("502.7d",)),
@@ -430,9 +462,7 @@ def test_420_5n_does_not_exist_in_2004():
 def test_420_5n_the_faq_example_other_counters_stay():
     """The FAQ: "Si un permanent a un marqueur +1/+0, un marqueur +0/+1 et un
     marqueur -1/-1 sur lui, tous restent sur ce permanent." """
-    resolution = resolve(
-        creature("vipere", 2, 1, counters={"+1/+0": 1, "+0/+1": 1, "-1/-1": 1}), "2006-faq"
-    )
+    resolution = resolve(creature("vipere", 2, 1, counters={"+1/+0": 1, "+0/+1": 1, "-1/-1": 1}), "2006-faq")
     assert resolution.rounds == ()
     assert resolution.final.object("vipere").counters == {"+1/+0": 1, "+0/+1": 1, "-1/-1": 1}
 
@@ -480,7 +510,9 @@ def test_the_report_quotes_the_rules_from_the_corpus(kb):
 
 
 def test_a_draw_cites_102_4(kb):
-    report = check_scenario(kb, parse_scenario(PLAYERS.replace('"Alice"', '"Alice"\nlife = 0').replace('"Bob"', '"Bob"\nlife = -1')))
+    report = check_scenario(
+        kb, parse_scenario(PLAYERS.replace('"Alice"', '"Alice"\nlife = 0').replace('"Bob"', '"Bob"\nlife = -1'))
+    )
     assert "102.4" in report.texts
     assert "perdent en même temps" in report.texts["102.4"].text
 
@@ -568,12 +600,26 @@ def test_420_5e_a_dimir_doppelganger_that_copies_a_legend_later_is_the_newer_leg
     """Sosie dimir (in play since 1) becomes a copy of an exiled Dralnu by an effect with
     timestamp 5: it has been a legend named Dralnu since 5 (the copy effect's own timestamp,
     418.5g), so it goes and the Dralnu in play since 3 stays (420.5e)."""
-    text = table(id="dralnu-exil", name="Dralnu", controller="Alice", card_types=["créature"],
-                 supertypes=["légendaire"], power=3, toughness=3, zone="retiré de la partie")
+    text = table(
+        id="dralnu-exil",
+        name="Dralnu",
+        controller="Alice",
+        card_types=["créature"],
+        supertypes=["légendaire"],
+        power=3,
+        toughness=3,
+        zone="retiré de la partie",
+    )
     text += creature("sosie", 0, 2, name="Sosie dimir", timestamp=1)
     text += legend("dralnu", "Dralnu", 3, "Bob")
-    text += table("effect", id="copie", text="Le Sosie dimir devient une copie de cette carte.", timestamp=5,
-                  affects=["sosie"], copy_of="dralnu-exil")
+    text += table(
+        "effect",
+        id="copie",
+        text="Le Sosie dimir devient une copie de cette carte.",
+        timestamp=5,
+        affects=["sosie"],
+        copy_of="dralnu-exil",
+    )
     resolution = resolve(text)
     assert actions(resolution) == [[("420.5e", "put_into_graveyard", ("sosie",))]]
     assert zone(resolution, "dralnu") is Zone.BATTLEFIELD

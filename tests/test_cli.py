@@ -69,7 +69,15 @@ def test_show_json_shape(run_cli):
     data = result.json()
     rule = data["rule"]
     assert set(rule) == {
-        "number", "edition", "title", "text", "examples", "parent", "children", "printed_number", "quoted_from",
+        "number",
+        "edition",
+        "title",
+        "text",
+        "examples",
+        "parent",
+        "children",
+        "printed_number",
+        "quoted_from",
         "source",
     }
     assert rule["number"] == "420.5c" and rule["edition"] == "2004" and rule["parent"] == "420.5"
@@ -220,9 +228,9 @@ def test_installed_script_runs_without_traceback(tmp_path):
     """The console script, as a user runs it: a real process, exit codes."""
     script = Path(sys.executable).with_name("rules-kb")
     env = dict(os.environ)
-    ok = subprocess.run([str(script), "show", "420.5c"], capture_output=True, text=True, env=env)
+    ok = subprocess.run([str(script), "show", "420.5c"], capture_output=True, text=True, env=env, check=False)
     assert ok.returncode == 0 and "blessures fatales" in ok.stdout
-    bad = subprocess.run([str(script), "show", "999.9"], capture_output=True, text=True, env=env)
+    bad = subprocess.run([str(script), "show", "999.9"], capture_output=True, text=True, env=env, check=False)
     assert bad.returncode == 1 and "Traceback" not in bad.stderr and "999.9" in bad.stderr
 
 
@@ -234,7 +242,7 @@ def test_a_reader_that_stops_early_gets_no_traceback(json):
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has already gone
     try:
-        done = subprocess.run(args, stdout=write_end, stderr=subprocess.PIPE, text=True)
+        done = subprocess.run(args, stdout=write_end, stderr=subprocess.PIPE, text=True, check=False)
     finally:
         os.close(write_end)
     assert done.returncode == 1
@@ -331,7 +339,10 @@ def test_show_version_diff(run_cli):
     assert "[-est une capacité statique de-]" in result.stdout and "{+apparaît sur+}" in result.stdout
     data = run_cli("show", "502.16", "--json").json()
     (version,) = data["versions"]
-    assert version["edition"] == "2006-faq" and version["subrules"][0]["diff"][0] == {"op": "equal", "text": "Le rappel"}
+    assert version["edition"] == "2006-faq" and version["subrules"][0]["diff"][0] == {
+        "op": "equal",
+        "text": "Le rappel",
+    }
 
 
 def test_define_lists_the_rules_using_the_term(run_cli):

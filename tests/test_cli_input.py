@@ -4,11 +4,11 @@ another format, empty scenarios, a file given for the corpus folder."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from types import SimpleNamespace
 
 from cli import usage
 from cli.commands import parse, words_parameter
@@ -39,7 +39,10 @@ def test_words_around_options_and_minus_counters():
 
 
 def test_the_commands_answer_the_same_with_or_without_quotes(run_cli):
-    assert run_cli("search", "blessures", "fatales", "--json").json() == run_cli("search", "blessures fatales", "--json").json()
+    assert (
+        run_cli("search", "blessures", "fatales", "--json").json()
+        == run_cli("search", "blessures fatales", "--json").json()
+    )
     result = run_cli("define", "taille", "max", "main")
     assert result.exit_code == 0 and "Taille maximale de main" in result.stdout
     answer = run_cli("ask", "ma", "2/2", "meurt", "?", "--json").json()
@@ -188,7 +191,10 @@ def test_show_helps_with_the_number(run_cli):
     look_alike = run_cli("show", "42O.5")
     assert look_alike.exit_code == 1 and "vouliez-vous dire 420.5 ?" in look_alike.stderr
     beyond = " ".join(run_cli("show", "999.9").stderr.split())
-    assert "il vient après la dernière règle de l'édition 2004, 507.4. Dernières règles : 507.3b, 507.3c, 507.3d, 507.4." in beyond
+    assert (
+        "il vient après la dernière règle de l'édition 2004, 507.4. Dernières règles : 507.3b, 507.3c, 507.3d, 507.4."
+        in beyond
+    )
     version = run_cli("show", "502.16")
     assert "similarité 100" not in version.stdout
 

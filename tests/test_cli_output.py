@@ -75,7 +75,7 @@ def run_in(monkeypatch, args, encoding="utf-8", tty=False, stdin: bytes = b""):
 def test_the_issues_commands_write_on_any_console(encoding, args, expected):
     """The issue's two commands, as a user runs them: a real process, ``PYTHONIOENCODING``."""
     env = {**os.environ, "PYTHONIOENCODING": encoding}
-    done = subprocess.run([str(SCRIPT), *args], capture_output=True, env=env)
+    done = subprocess.run([str(SCRIPT), *args], capture_output=True, env=env, check=False)
     assert done.returncode == 0, done.stderr.decode(encoding, "replace")
     assert b"Traceback" not in done.stderr and b"UnicodeEncodeError" not in done.stderr
     assert expected in done.stdout.decode(encoding)
@@ -115,7 +115,7 @@ def test_a_chosen_error_handler_is_kept(monkeypatch):
 
 
 def test_transliterate_examples():
-    assert output.transliterate("« Règle » — 1 ≤ x… œuvre\u00a0: ’") == "\" Regle \" - 1 <= x... oeuvre : '"
+    assert output.transliterate("« Règle » — 1 ≤ x… œuvre\u00a0: ’") == '" Regle " - 1 <= x... oeuvre : \''
     assert output.transliterate("日本") == "??"
 
 

@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer import read_document
+from rules_kb import loader
 from rules_kb.core.corpus import bundled_corpus, load_manifest, locate_corpus
 from rules_kb.core.errors import CorpusError
-from rules_kb import loader
-from rules_kb.loader import fingerprint
 from rules_kb.core.model import DocumentKind
+from rules_kb.loader import fingerprint
 from rules_kb.lookup.rules import show
 from rules_kb.search import search
 
@@ -102,7 +102,11 @@ def test_locate_prefers_argument_then_environment(tmp_path, monkeypatch):
         (_entry() + _entry(), {"doc.txt": ""}, "l'id « doc » est déjà utilisé"),
         ("titre = 'x'\n", {}, "clé inconnue « titre »"),
         (_entry() + "cites_edition = 2011\n", {"doc.txt": ""}, "« cites_edition » doit être un texte"),
-        (_entry() + "cites_edition = '1999'\n", {"doc.txt": ""}, "cites_edition « 1999 » n'est l'édition d'aucun document"),
+        (
+            _entry() + "cites_edition = '1999'\n",
+            {"doc.txt": ""},
+            "cites_edition « 1999 » n'est l'édition d'aucun document",
+        ),
     ],
 )
 def test_manifest_errors_are_french_and_name_the_problem(tmp_path, manifest, files, expected):
@@ -179,7 +183,9 @@ def test_changed_corpus_is_reindexed_by_itself(tmp_path):
     assert show(first, "420.5c").rule.text.startswith("Une créature avec des blessures fatales")
     path = folder / "regles-completes-2004.txt"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("Une créature avec des blessures fatales", "Une créature blessée à mort"), encoding="utf-8")
+    path.write_text(
+        text.replace("Une créature avec des blessures fatales", "Une créature blessée à mort"), encoding="utf-8"
+    )
     steps = []
     second = loader.open(folder, progress=lambda description, done, total: steps.append((description, done, total)))
     assert second.cache_dir != first.cache_dir
@@ -231,8 +237,13 @@ def test_any_manifest_gives_documents_or_a_french_error(tmp_path_factory, conten
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.dictionaries(st.sampled_from(["id", "file", "kind", "language", "edition", "date", "title", "origin", "x"]),
-                       st.one_of(st.text(max_size=12), st.integers(), st.booleans()), max_size=9))
+@given(
+    st.dictionaries(
+        st.sampled_from(["id", "file", "kind", "language", "edition", "date", "title", "origin", "x"]),
+        st.one_of(st.text(max_size=12), st.integers(), st.booleans()),
+        max_size=9,
+    )
+)
 def test_any_manifest_entry_gives_a_document_or_a_french_error(tmp_path_factory, entry):
     import json
 

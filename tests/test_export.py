@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
+from cli.app import message as cli_message
 from rules_kb.core.errors import ExportError, OutputError
+from rules_kb.core.files import BOOK_MARKER, write_file, write_folder
+from rules_kb.core.model import rule_node
 from rules_kb.export import FORMATS, SelectionRequest, choose_format, export_book, export_excerpt, render
 from rules_kb.export.book import build_book
 from rules_kb.export.data import excerpt_dict
@@ -23,11 +26,8 @@ from rules_kb.export.excerpt import SegmentKind, build_excerpt, paragraphs, segm
 from rules_kb.export.html import read_rules, to_html
 from rules_kb.export.markdown import escape, to_markdown
 from rules_kb.export.selection import Selection, select
-from rules_kb.core.files import BOOK_MARKER, write_file, write_folder
-from rules_kb.core.model import rule_node
-from cli.app import message as cli_message
 
-NOW = datetime(2026, 11, 21, 14, 3, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 14, 3, tzinfo=UTC)
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 
@@ -62,7 +62,12 @@ def test_segments_give_every_rule_text_back(kb):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("règle 503 418.5b-418.5g Voir aussi \"Couche\" couches, tampon horaire.\n«»<&")), max_size=120))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list('règle 503 418.5b-418.5g Voir aussi "Couche" couches, tampon horaire.\n«»<&')),
+        max_size=120,
+    )
+)
 def test_any_text_cuts_into_segments_that_give_it_back(kb, text):
     links = text_links(kb.graph, "rule:2004:418.5a")
     assert "".join(part.text for part in segment(text, links, terms=True)) == text
@@ -136,7 +141,7 @@ def test_html_is_self_contained_and_printable(kb):
     assert "@media print" in page and "size: A4" in page
     assert tree.xpath('//article[@id="r420-5c"]')
     assert tree.xpath('//dt[@id="g-blessures-fatales"]/text()') == ["Blessures fatales"]
-    assert tree.xpath('//time/@datetime') == ["2026-11-21T14:03+00:00"]
+    assert tree.xpath("//time/@datetime") == ["2026-11-21T14:03+00:00"]
 
 
 def test_rules_of_the_same_number_in_two_editions_get_distinct_anchors(kb):
@@ -156,7 +161,9 @@ def hostile_kb():
 
 
 def test_markup_in_sources_comes_out_as_text_in_html(hostile_kb):
-    excerpt = build_excerpt(hostile_kb, select(hostile_kb, SelectionRequest(items=("100",))), note='<script>x</script> & "n"', now=NOW)
+    excerpt = build_excerpt(
+        hostile_kb, select(hostile_kb, SelectionRequest(items=("100",))), note='<script>x</script> & "n"', now=NOW
+    )
     page = to_html(excerpt)
     tree = lxml_html.fromstring(page)
     assert tree.xpath("//script") == []
@@ -166,7 +173,7 @@ def test_markup_in_sources_comes_out_as_text_in_html(hostile_kb):
     assert 'Si A < B & C > D, le joueur "gagne"' in text
     assert "</p></article><p>" in text
     assert '<script>x</script> & "n"' in text  # the judge's note too
-    assert "Règles <script>alert(\"titre\")</script> & « test »" in text  # document title in the header
+    assert 'Règles <script>alert("titre")</script> & « test »' in text  # document title in the header
     assert read_rules(page) == [(e.rule.number, e.rule.edition, e.rule.text) for e in excerpt.rules]
 
 
@@ -246,10 +253,18 @@ def test_format_is_chosen_from_the_option_then_the_suffix():
 @pytest.mark.parametrize(
     ("name", "output", "expected"),
     [
-        (None, "sba.pdf", "Extension « .pdf » inconnue pour un extrait : .md (Markdown), .html (page imprimable) ou .json."),
+        (
+            None,
+            "sba.pdf",
+            "Extension « .pdf » inconnue pour un extrait : .md (Markdown), .html (page imprimable) ou .json.",
+        ),
         ("md", "sba.pdf", "imprimez-la en PDF depuis le navigateur"),
         (None, "notes.docx", "Extension « .docx » inconnue"),
-        ("markdown", "x.html", "Un fichier .html annonce le format html, pas md : pour ce format, nommez le fichier en .md"),
+        (
+            "markdown",
+            "x.html",
+            "Un fichier .html annonce le format html, pas md : pour ce format, nommez le fichier en .md",
+        ),
         ("json", "x.md", "nommez le fichier en .json."),
     ],
 )
@@ -280,7 +295,14 @@ def book(kb):
 
 
 def test_rulebook_pages(book, kb):
-    assert {"index.html", "glossaire.html", "regles-2004-4.html", "regles-2011-6.html", "faq-tsp-2006.html", "cours-2.html"} <= set(book)
+    assert {
+        "index.html",
+        "glossaire.html",
+        "regles-2004-4.html",
+        "regles-2011-6.html",
+        "faq-tsp-2006.html",
+        "cours-2.html",
+    } <= set(book)
     chapter = lxml_html.fromstring(book["regles-2004-4.html"])
     assert chapter.xpath('//article[@id="r420-5c"]')
     glossary = lxml_html.fromstring(book["glossaire.html"])

@@ -136,7 +136,7 @@ def test_rulings(faq):
 
 
 def test_ruling_star_glued_to_its_first_word(faq):
-    """"…de la créature. *La capacité activée…": a star without its space
+    """ "…de la créature. *La capacité activée…": a star without its space
     after the end of the card's text still starts a ruling."""
     _, parsed = faq
     oyster = next(card for card in parsed.cards if card.name == "Huître géante")
@@ -179,7 +179,10 @@ def test_forum_post_in_html():
     assert parsed.info.last_changed == "2007-03-02"
     assert [s.title for s in parsed.sections] == ["Nouvelle capacité mot-clé : Écho"]
     assert [r.number for r in parsed.rules] == ["502.19", "502.19a"]
-    assert [(c.name, c.power, c.toughness) for c in parsed.cards] == [("Ours runegriffe", "2", "2"), ("Plaine enneigée", "", "")]
+    assert [(c.name, c.power, c.toughness) for c in parsed.cards] == [
+        ("Ours runegriffe", "2", "2"),
+        ("Plaine enneigée", "", ""),
+    ]
     assert parsed.cards[1].type_line == "Terrain de base enneigé : plaine"
     for chunk in _all_texts(parsed):
         assert not any(chrome in chunk for chrome in (*CHROME, "signature"))
@@ -211,8 +214,10 @@ def test_any_text_gives_a_result(text):
 def test_generated_rulings_are_split_at_their_stars(rulings):
     """Any mix of "* Texte", "*Texte" and emphasis gives one ruling per mark."""
     card = "NOTES SUR DES CARTES SPÉCIFIQUES Ours runegriffe {1}{G} Créature : ours 2/2 Piétinement. "
-    text = "Titre\n----- Introduction. ----- " + card + " ".join(
-        f"{mark}{words}{emphasis}{end}" for mark, words, emphasis, end in rulings
+    text = (
+        "Titre\n----- Introduction. ----- "
+        + card
+        + " ".join(f"{mark}{words}{emphasis}{end}" for mark, words, emphasis, end in rulings)
     )
     parsed = parse_faq(text, "x", "2006-faq")
     [bear] = parsed.cards
@@ -221,6 +226,23 @@ def test_generated_rulings_are_split_at_their_stars(rulings):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from(["-----", " * ", "***Titre***", " 502.1a ", "Nom {1}{G} Créature : ours 2/2", "NOTES SUR DES CARTES", " : ", "Hors Ligne\n", "Texte. "]), max_size=30))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "-----",
+                " * ",
+                "***Titre***",
+                " 502.1a ",
+                "Nom {1}{G} Créature : ours 2/2",
+                "NOTES SUR DES CARTES",
+                " : ",
+                "Hors Ligne\n",
+                "Texte. ",
+            ]
+        ),
+        max_size=30,
+    )
+)
 def test_any_mix_of_faq_pieces_gives_a_result(pieces):
     parse_faq("".join(pieces), "x", "2006-faq")

@@ -31,7 +31,7 @@ def test_a_missing_list_corrects_as_before(monkeypatch, tmp_path):
 
 
 def test_a_word_of_the_phrases_is_not_matched_by_its_prefix(kb):
-    """"contrôle" (stem "control") is a glossary word: it does not also match "Contrer" (stem "contr")."""
+    """ "contrôle" (stem "control") is a glossary word: it does not also match "Contrer" (stem "contr")."""
     from rules_kb.ask import ask
 
     targets = {concept.target.name for concept in ask(kb, "il controle ma créature").concepts}
@@ -41,5 +41,7 @@ def test_a_word_of_the_phrases_is_not_matched_by_its_prefix(kb):
 def test_the_binary_search_agrees_with_the_set():
     words = sorted(french.french_words())
     assert all(french.is_french_word(word) for word in words[:: max(1, len(words) // 2000)] + words[:3] + words[-3:])
-    assert not any(french.is_french_word(word + "q") for word in words[:: max(1, len(words) // 200)] if word + "q" not in words)
+    assert not any(
+        french.is_french_word(word + "q") for word in words[:: max(1, len(words) // 200)] if word + "q" not in words
+    )
     assert not french.is_french_word("") and not french.is_french_word("a\nb") and not french.is_french_word("zzzzq")

@@ -128,8 +128,10 @@ def test_headword_continued_after_a_separator(entries):
     assert life.definition[0].startswith("Le total de points de vie est une sorte de score.")
     assert life.cites == ("420.5",)
     assert entries["Plaine"].definition == (
-        '"Plaine" est un des cinq types de terrain de base. Un terrain avec le type plaine as la capacité '
-        '"{T} : ajoutez {W} à votre réserve." Voir règle 212.6d.',
+        (
+            '"Plaine" est un des cinq types de terrain de base. Un terrain avec le type plaine as la capacité '
+            '"{T} : ajoutez {W} à votre réserve." Voir règle 212.6d.'
+        ),
     )
 
 
@@ -141,7 +143,7 @@ def test_none_invented(text_2004, glossary_2004):
 
 
 def test_glossary_ends_before_the_credits(text_2004, glossary_2004, entries):
-    start, end = glossary_2004.region
+    _start, end = glossary_2004.region
     assert text_2004[end:].startswith("Crédits")
     assert not any("Garfield" in " ".join(entry.definition) for entry in entries.values())
     assert find_glossary("pas de glossaire ici") == (0, 0)

@@ -1,18 +1,18 @@
 """The rule graph (rules_kb.graph, rules_kb.links, rules_kb.diagram) on the real corpus."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.lookup.graph import FORMATS, DiagramError, choose_format, neighbourhood, to_dot, to_mermaid, write_picture
-from rules_kb.serialize import neighbourhood_dict
 from rules_kb.build.graph import Relation
 from rules_kb.build.linking import COUNTERPART_THRESHOLD
-from rules_kb.lookup.rules import similarity, word_diff
-from rules_kb.lookup.rules import show
-from rules_kb.lookup.glossary import define
-from rules_kb.lookup.rules import rule_links
 from rules_kb.core.model import RecordKind
+from rules_kb.lookup.glossary import define
+from rules_kb.lookup.graph import FORMATS, DiagramError, choose_format, neighbourhood, to_dot, to_mermaid, write_picture
+from rules_kb.lookup.rules import rule_links, show, similarity, word_diff
+from rules_kb.serialize import neighbourhood_dict
 
 
 def numbers(links):
@@ -23,7 +23,9 @@ def test_cited_by_420(kb):
     """Acceptance: 420 is cited by 102.1, 102.2 and 102.8 ("Voir règle 420.")."""
     links = rule_links(kb, kb.rule("420", "2004"))
     assert {"102.1", "102.2", "102.8"} <= set(numbers(links.cited_by))
-    assert "Effets basés sur un état" in {link.record.term for link in links.cited_by if link.kind is RecordKind.GLOSSARY}
+    assert "Effets basés sur un état" in {
+        link.record.term for link in links.cited_by if link.kind is RecordKind.GLOSSARY
+    }
 
 
 def test_418_5a_cites_503_and_the_range_and_uses_couche(kb):
@@ -46,16 +48,30 @@ def test_faq_references_resolve_in_its_quoted_rules_then_2004(kb):
     # 2006-faq 502.16a cites "409.1b et 409.1f-h": not quoted by the FAQ, so 2004
     links = rule_links(kb, kb.rule("502.16a", "2006-faq"))
     assert [(l.record.number, l.record.edition) for l in links.cites] == [
-        ("409.1b", "2004"), ("409.1f", "2004"), ("409.1g", "2004"), ("409.1h", "2004")
+        ("409.1b", "2004"),
+        ("409.1f", "2004"),
+        ("409.1g", "2004"),
+        ("409.1h", "2004"),
     ]
 
 
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        ("418", "611"), ("418.1", "611.1"), ("418.3", "611.2"), ("418.3a", "611.2a"), ("418.3c", "611.2d"),
-        ("418.3d", "611.2b"), ("418.4", "611.3"), ("418.4a", "611.3a"), ("418.4b", "611.3b"),
-        ("202", "201"), ("202.1", "201.1"), ("202.3", "201.2"), ("202.2", "201.4"), ("202.2a", "201.5"),
+        ("418", "611"),
+        ("418.1", "611.1"),
+        ("418.3", "611.2"),
+        ("418.3a", "611.2a"),
+        ("418.3c", "611.2d"),
+        ("418.3d", "611.2b"),
+        ("418.4", "611.3"),
+        ("418.4a", "611.3a"),
+        ("418.4b", "611.3b"),
+        ("202", "201"),
+        ("202.1", "201.1"),
+        ("202.3", "201.2"),
+        ("202.2", "201.4"),
+        ("202.2a", "201.5"),
         ("202.2b", "201.4a"),
     ],
 )
@@ -113,7 +129,7 @@ def test_unresolved_references_are_diagnostics(kb):
     (malformed,) = [d for d in kb.diagnostics if d.code == "malformed-reference"]
     assert "410.10.c" in malformed.message and malformed.document == "cr-2004"
     # located on the line where the reference is printed
-    text = open(kb.corpus.documents[0].path, encoding="utf-8").read().splitlines()
+    text = Path(kb.corpus.documents[0].path).read_text(encoding="utf-8").splitlines()
     assert "410.10.c" in text[malformed.line - 1]
 
 
@@ -181,7 +197,11 @@ def test_the_format_comes_from_the_option_then_the_suffix(name, output, chosen):
 @pytest.mark.parametrize(
     ("name", "output", "expected"),
     [
-        ("mermaid", "v.svg", "Un fichier .svg contient une image dessinée par Graphviz d'après le texte DOT, pas du Mermaid"),
+        (
+            "mermaid",
+            "v.svg",
+            "Un fichier .svg contient une image dessinée par Graphviz d'après le texte DOT, pas du Mermaid",
+        ),
         ("json", "v.dot", "nommez le fichier en .json."),
         (None, "v.txt", "Extension « .txt » inconnue pour un graphe"),
         ("dot", "v.txt", "Extension « .txt » inconnue"),

@@ -137,7 +137,7 @@ def test_a_duration_is_not_the_end_step(table):
 
 
 def test_a_word_of_everyday_french_names_nothing_alone(table):
-    """"mis" (put) is not the ante (217.9); "la mise" is."""
+    """ "mis" (put) is not the ante (217.9); "la mise" is."""
     assert "Mise" not in _targets(table, "il a mis un marqueur -1/-1 sur ma créature")
     assert "Mise" in _targets(table, "on joue avec la mise")
     assert "Mettre en jeu" in _targets(table, "elle est mise en jeu")
@@ -157,9 +157,9 @@ def test_polysemous_verbs_are_read_by_their_context(table):
 
 
 def test_the_phrase_with_more_words_wins_where_phrases_overlap(table):
-    """"je passe" (Passer) and "passe mon étape" (Sauter) overlap: the longer one is read."""
+    """ "je passe" (Passer) and "passe mon étape" (Sauter) overlap: the longer one is read."""
     recognition = table.recognise("je passe mon étape de pioche")
-    assert [(c.text, c.target.name) for c in recognition.concepts][0] == ("passe mon étape", "Sauter")
+    assert next((c.text, c.target.name) for c in recognition.concepts) == ("passe mon étape", "Sauter")
     assert "Passer" not in {c.target.name for c in recognition.concepts}
 
 

@@ -139,7 +139,9 @@ _WORDS = st.sampled_from(["420.5c", "420", "4", "2004", "règle", "carte", "bles
 
 def _arguments(name: str):
     """Arguments for ``name``: its own parameters with plausible or arbitrary values, and strangers."""
-    params = [param.name_on(Front.MCP) for param in server._BY_NAME[name].params] if name in server._BY_NAME else ["number"]
+    params = (
+        [param.name_on(Front.MCP) for param in server._BY_NAME[name].params] if name in server._BY_NAME else ["number"]
+    )
     value = _WORDS | _JSON | st.integers(-3, 60) | st.lists(_WORDS, max_size=3)
     return st.dictionaries(st.sampled_from([*params, "extra"]), value, max_size=4) | st.none() | _JSON
 
@@ -177,7 +179,9 @@ def test_arguments_are_checked_in_french(kb):
 
 
 def test_errors_say_what_to_try_with_the_tools(kb):
-    assert "Essayez aussi l'outil search_rules avec « zzzqqq »." in server.call(kb, "define_term", {"term": "zzzqqq"}).text
+    assert (
+        "Essayez aussi l'outil search_rules avec « zzzqqq »." in server.call(kb, "define_term", {"term": "zzzqqq"}).text
+    )
     both = server.call(kb, "check_scenario", {"scenario": "title = 'x'", "example": "poison"})
     assert both.error and "un seul des deux" in both.text
 
@@ -204,6 +208,8 @@ def test_a_bug_in_a_tool_is_a_french_tool_error_and_the_server_goes_on(kb, monke
             )
 
     failed, answered = anyio.run(drive)
-    assert failed.is_error and failed.content[0].text.startswith("Erreur interne de rules-kb dans define_term (KeyError)")
+    assert failed.is_error and failed.content[0].text.startswith(
+        "Erreur interne de rules-kb dans define_term (KeyError)"
+    )
     assert "KeyError: 'oups'" in capsys.readouterr().err
     assert not answered.is_error and answered.structured_content["citations"][0]["number"] == "420.5c"

@@ -75,7 +75,7 @@ valid_numbers = st.builds(
 @given(valid_numbers)
 def test_canonical_form_round_trips(text):
     assert str(RuleNumber.parse(text)) == text
-    assert RuleNumber.parse(str(RuleNumber.parse(text) )) == RuleNumber.parse(text)
+    assert RuleNumber.parse(str(RuleNumber.parse(text))) == RuleNumber.parse(text)
 
 
 @given(st.text(max_size=30))

@@ -93,7 +93,8 @@ def mcp_parameters(operation, tools: dict[str, dict], document: dict) -> dict[st
     by_name = {param.name_on(Front.MCP): param.name for param in operation.params}
     assert set(schema["properties"]) <= set(by_name), schema["properties"].keys()
     return {
-        by_name[name]: _published(property_, name in schema["required"]) for name, property_ in schema["properties"].items()
+        by_name[name]: _published(property_, name in schema["required"])
+        for name, property_ in schema["properties"].items()
     }
 
 
@@ -229,7 +230,10 @@ def test_the_mcp_schemas_are_json_schemas(tools):
 @pytest.mark.parametrize(
     ("url", "expected"),
     [
-        ("/api/search?q=couche&zzz=1", "Paramètre inconnu pour /api/search : « zzz » ; paramètres possibles : q, kind, limit, edition."),
+        (
+            "/api/search?q=couche&zzz=1",
+            "Paramètre inconnu pour /api/search : « zzz » ; paramètres possibles : q, kind, limit, edition.",
+        ),
         ("/api/examples?x=1", "Paramètre inconnu pour /api/examples : « x » ; cette adresse n'en prend aucun."),
         ("/api/rules/420.5c?number=3", "Paramètre inconnu pour /api/rules/{number} : « number »"),
         ("/api/ask", "Il manque le paramètre « q » : La situation, en mots de joueur"),
@@ -252,9 +256,14 @@ def test_a_bad_http_parameter_is_a_french_400(client, url, expected):
 def test_a_bad_body_is_a_french_400(client):
     answer = client.post("/api/check", content=b"x" * 100_001)
     assert answer.status_code == 400
-    assert answer.json()["error"]["message"].startswith("Le corps de la requête est trop long : 100001 caractères, 100000 au plus")
+    assert answer.json()["error"]["message"].startswith(
+        "Le corps de la requête est trop long : 100001 caractères, 100000 au plus"
+    )
     unknown = client.post("/api/check?text=x", content=b"title = 'x'")
-    assert unknown.status_code == 400 and "Paramètre inconnu pour /api/check : « text »" in unknown.json()["error"]["message"]
+    assert (
+        unknown.status_code == 400
+        and "Paramètre inconnu pour /api/check : « text »" in unknown.json()["error"]["message"]
+    )
 
 
 _MCP_MISTAKES = [
@@ -332,6 +341,11 @@ def test_the_declared_texts_hold_no_rich_markup():
 
     texts = [DESCRIPTION]
     for operation in OPERATIONS:
-        texts += [operation.summary, operation.description, *operation.examples, *(param.help for param in operation.params)]
+        texts += [
+            operation.summary,
+            operation.description,
+            *operation.examples,
+            *(param.help for param in operation.params),
+        ]
     texts += [function.__doc__ or "" for function in fronts(dict.fromkeys(("serve", "mcp", "completion"))).values()]
     assert not [text for text in texts if "[" in text]

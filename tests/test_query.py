@@ -4,14 +4,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules_kb.ask import ask
 from rules_kb.build.analysis import pairs as analyze
-from rules_kb.core.text import strip_accents as fold_accents
 from rules_kb.core.errors import QueryError, UnknownEditionError, UnknownRuleError
 from rules_kb.core.numbers import RuleNumberError
+from rules_kb.core.text import strip_accents as fold_accents
 from rules_kb.lookup.rules import show
 from rules_kb.search import search
-from rules_kb.ask import ask
-
 
 # --- analysis -------------------------------------------------------------
 
@@ -79,7 +78,14 @@ def test_not_a_number_is_a_clear_error(kb):
 
 @pytest.mark.parametrize(
     ("typed", "meant"),
-    [("42O.5", "420.5"), ("42o.5C", "420.5c"), ("4OO", "400"), ("420,5", "420.5"), ("420 .5", "420.5"), ("1OO.1", "100.1")],
+    [
+        ("42O.5", "420.5"),
+        ("42o.5C", "420.5c"),
+        ("4OO", "400"),
+        ("420,5", "420.5"),
+        ("420 .5", "420.5"),
+        ("1OO.1", "100.1"),
+    ],
 )
 def test_a_number_typed_with_look_alikes_names_the_rule(kb, typed, meant):
     """The issue's ``show 42O.5`` (letter O): the rule it stands for is named."""
@@ -111,8 +117,10 @@ def test_any_typed_number_shows_a_rule_or_a_clear_error(kb, text):
         found = show(kb, text, links=False)
     except RuleNumberError as error:
         assert error.text == text
-        assert not error.suggestion or kb.rule(error.suggestion, "2004") or any(
-            kb.rule(error.suggestion, edition) for edition in kb.editions
+        assert (
+            not error.suggestion
+            or kb.rule(error.suggestion, "2004")
+            or any(kb.rule(error.suggestion, edition) for edition in kb.editions)
         )
     except UnknownRuleError as error:
         assert error.nearest and str(error).startswith("Aucune règle")

@@ -15,20 +15,23 @@ PHRASINGS = [
     ("le timestamp et les dépendances (règles 418.5b-418.5g).", [("418.5b", "418.5g")]),
     ("Voir règle 419.6e et 419.6f.", [("419.6e", "419.6e"), ("419.6f", "419.6f")]),
     ('(1) les effet de copie (voir règle 503, "Copier des objets"), (2)', [("503", "503")]),
-    ("(Voir règle 402, \"Capacités\" et la section 4, \"Sorts, capacités et effets\".)", [("402", "402"), ("4", "4")]),
+    ('(Voir règle 402, "Capacités" et la section 4, "Sorts, capacités et effets".)', [("402", "402"), ("4", "4")]),
     ("Cours 2 – Les permanents (Section 110 dans les règles complètes)", [("110", "110")]),
-    ("(Voir règles 306-311 et la section 500, \"Attaques et blocages légaux\".)", [("306", "311"), ("500", "500")]),
+    ('(Voir règles 306-311 et la section 500, "Attaques et blocages légaux".)', [("306", "311"), ("500", "500")]),
     (
         'Voir règles 405, "Capacités statiques", 418, "Effets continus" et 419, "Effets de remplacement".',
         [("405", "405"), ("418", "418"), ("419", "419")],
     ),
-    ("(Voir règle 217.8, \"Hors phase\" et règle 302.1.)", [("217.8", "217.8"), ("302.1", "302.1")]),
-    ("les étapes 409.1a à 409.1h de la règle 409, \"Jouer les sorts\"", [("409.1a", "409.1h"), ("409", "409")]),
+    ('(Voir règle 217.8, "Hors phase" et règle 302.1.)', [("217.8", "217.8"), ("302.1", "302.1")]),
+    ('les étapes 409.1a à 409.1h de la règle 409, "Jouer les sorts"', [("409.1a", "409.1h"), ("409", "409")]),
     ("Cf. règle 608.2g.", [("608.2g", "608.2g")]),
     ("tinus (vori règle 408.2j).", [("408.2j", "408.2j")]),
     ("suivant les étapes décrites par les règles 409.1b-i. Elle se résout", [("409.1b", "409.1i")]),
     ("Ces règles (213.1a et 401.1b, qui sont identiques)", [("213.1a", "213.1a"), ("401.1b", "401.1b")]),
-    ("(Voir règle 418.5, « Interaction des effets continus » et la règle 503,« Copier des objets »)", [("418.5", "418.5"), ("503", "503")]),
+    (
+        "(Voir règle 418.5, « Interaction des effets continus » et la règle 503,« Copier des objets »)",
+        [("418.5", "418.5"), ("503", "503")],
+    ),
     # not references
     ("Spirale temporelle contient une sous-extension de 121 cartes", []),
     ("Le 27/11/2002, une créature 2/2 avec un marqueur +1/+1 et 20 points de vie", []),
@@ -61,7 +64,10 @@ def test_malformed_number_is_read_and_flagged():
 
 def test_term_pointers():
     refs = find_references('Voir aussi "Contrôleur" et" Propriétaire".')
-    assert [(ref.kind, ref.title) for ref in refs] == [(ReferenceKind.TERM, "Contrôleur"), (ReferenceKind.TERM, "Propriétaire")]
+    assert [(ref.kind, ref.title) for ref in refs] == [
+        (ReferenceKind.TERM, "Contrôleur"),
+        (ReferenceKind.TERM, "Propriétaire"),
+    ]
     refs = find_references('Voir aussi "Engager", "Engagé", et "Dégagé".')
     assert [ref.title for ref in refs] == ["Engager", "Engagé", "Dégagé"]
     refs = find_references("Voir la partie « Cartes sans coût de mana » ci-dessus")
@@ -69,7 +75,7 @@ def test_term_pointers():
 
 
 def test_offsets_point_at_the_printed_text():
-    text = "Voir règles 409.1e et 310.2. Voir aussi \"X\"."
+    text = 'Voir règles 409.1e et 310.2. Voir aussi "X".'
     for ref in find_references(text):
         assert text[ref.start : ref.end] == ref.text
 
@@ -96,7 +102,7 @@ def test_glossary_pointers_agree_with_the_glossary_parser(kb):
         assert set(quoted) <= terms, entry.term
 
 
-@given(st.text(alphabet=st.sampled_from(list("0123456789.-àa bcfhé,et\"«»règlesction()")), max_size=80))
+@given(st.text(alphabet=st.sampled_from(list('0123456789.-àa bcfhé,et"«»règlesction()')), max_size=80))
 def test_never_crashes_on_reference_like_text(text):
     for ref in find_references(text):
         assert 0 <= ref.start <= ref.end <= len(text)

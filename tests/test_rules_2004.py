@@ -1,5 +1,6 @@
 """The numbered rules of the real 2004 document (corpus/regles-completes-2004.txt)."""
 
+import itertools
 import re
 
 from rules_kb.core.numbers import Level, RuleNumber
@@ -25,7 +26,7 @@ def test_numbering_is_strictly_increasing_and_complete(parsed_2004):
     numbers = [RuleNumber.parse(rule.number) for rule in parsed_2004.rules]
     assert numbers[0] == RuleNumber.parse("1")
     assert str(numbers[-1]) == "507.4"
-    for previous, current in zip(numbers, numbers[1:]):
+    for previous, current in itertools.pairwise(numbers):
         assert previous < current
         assert current in previous.successors(), f"{current} ne suit pas {previous}"
 
@@ -65,7 +66,7 @@ def test_no_text_is_lost(parsed_2004, text_2004):
     rules = parsed_2004.rules
     assert rules[0].source.char_start == body_start
     assert rules[-1].source.char_end == body_end
-    for previous, current in zip(rules, rules[1:]):
+    for previous, current in itertools.pairwise(rules):
         assert previous.source.char_end == current.source.char_start
     for rule in rules:
         raw = text_2004[rule.source.char_start : rule.source.char_end]

@@ -18,7 +18,17 @@ def _parse_fixture():
 def test_fixture_numbers_in_order():
     _, parsed = _parse_fixture()
     assert [rule.number for rule in parsed.rules] == [
-        "1", "100", "100.1", "100.2", "100.2a", "100.2b", "101", "101.1", "101.2", "101.3", "101.3a",
+        "1",
+        "100",
+        "100.1",
+        "100.2",
+        "100.2a",
+        "100.2b",
+        "101",
+        "101.1",
+        "101.2",
+        "101.3",
+        "101.3a",
     ]
 
 

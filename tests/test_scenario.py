@@ -7,24 +7,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli.app import message as cli_message
+from rules_kb.checker.layers import characteristics
 from rules_kb.checker.scenario import (
-    PERMANENT_KEYS,
-    PLAYER_KEYS,
-    SPELL_KEYS,
     MAX_BYTES,
     MAX_EFFECTS,
     MAX_OBJECTS,
+    PERMANENT_KEYS,
+    PLAYER_KEYS,
+    SPELL_KEYS,
     TOP_KEYS,
     ScenarioError,
     load_scenario,
     parse_scenario,
 )
 from rules_kb.checker.state import CardType, Color, Supertype, Zone
-from rules_kb.checker.layers import characteristics
 from rules_kb.checker.state_based import run
-from tests.scenarios import toml_value
-from cli.app import message as cli_message
 from rules_kb.core.errors import Remedy
+from tests.scenarios import toml_value
 
 BEAR = """
 [[player]]
@@ -58,12 +58,16 @@ def test_defaults():
 
 
 def test_default_ids_are_unique_and_timestamps_follow_the_file():
-    text = BEAR + BEAR.split("[[permanent]]")[1].join(["[[permanent]]", ""]) + """
+    text = (
+        BEAR
+        + BEAR.split("[[permanent]]")[1].join(["[[permanent]]", ""])
+        + """
 [[spell]]
 name = "Éclair"
 controller = "Bob"
 card_types = ["éphémère"]
 """
+    )
     state = parse_scenario(text).state
     assert [obj.id for obj in state.objects] == ["ours-runegriffe", "ours-runegriffe-2", "eclair"]
     assert [obj.timestamp for obj in state.objects] == [1, 2, 3]
@@ -109,24 +113,44 @@ zone = "exile"
     assert french.zone is english.zone is Zone.EXILE
 
 
-@pytest.mark.parametrize("spelling", ["en jeu", "battlefield", "champ de bataille", "cimetiere", "graveyard", "main", "pile", "bibliotheque", "hors phase"])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "en jeu",
+        "battlefield",
+        "champ de bataille",
+        "cimetiere",
+        "graveyard",
+        "main",
+        "pile",
+        "bibliotheque",
+        "hors phase",
+    ],
+)
 def test_zones(spelling):
     state = parse_scenario(BEAR.replace("power = 2", f'zone = "{spelling}"\npower = 2')).state
     assert state.objects[0].zone.label in ("en jeu", "cimetière", "main", "pile", "bibliothèque", "hors phase")
 
 
 def test_counter_names_are_normalised_and_zero_counts_dropped():
-    state = parse_scenario(BEAR.replace("power = 2", 'counters = { "+1 / +1" = 2, "-1/-1" = 0, "temps" = 3 }\npower = 2')).state
+    state = parse_scenario(
+        BEAR.replace("power = 2", 'counters = { "+1 / +1" = 2, "-1/-1" = 0, "temps" = 3 }\npower = 2')
+    ).state
     assert state.objects[0].counters == {"+1/+1": 2, "temps": 3}
 
 
 def test_players_are_inferred_when_none_is_declared():
-    state = parse_scenario('[[permanent]]\nname = "A"\ncontroller = "Alice"\nowner = "Bob"\ncard_types = ["artefact"]\n').state
+    state = parse_scenario(
+        '[[permanent]]\nname = "A"\ncontroller = "Alice"\nowner = "Bob"\ncard_types = ["artefact"]\n'
+    ).state
     assert [player.name for player in state.players] == ["Alice", "Bob"]
 
 
 def test_an_aura_may_enchant_a_player_by_name():
-    state = parse_scenario(BEAR + '[[permanent]]\nname = "Malédiction"\ncontroller = "Alice"\ncard_types = ["enchantement"]\nsubtypes = ["local"]\nenchant = ["joueur"]\nattached_to = "Bob"\n').state
+    state = parse_scenario(
+        BEAR
+        + '[[permanent]]\nname = "Malédiction"\ncontroller = "Alice"\ncard_types = ["enchantement"]\nsubtypes = ["local"]\nenchant = ["joueur"]\nattached_to = "Bob"\n'
+    ).state
     assert state.objects[1].attached_to == "Bob" and state.objects[1].enchant == ("joueur",)
 
 
@@ -142,26 +166,83 @@ def error_of(text: str, path: str = "s.toml") -> ScenarioError:
 ERRORS = [
     # (what is wrong, the text, key, line, words the message must hold)
     ("unknown key", BEAR.replace("power = 2", "powr = 2"), "powr", 14, ["clé inconnue", "« power »"]),
-    ("unknown top key", "editon = \"2004\"\n" + BEAR, "editon", 1, ["clé inconnue", "edition"]),
-    ("misspelt type", BEAR.replace('"créature"', '"creture"'), "card_types", 13, ["« creture »", "« créature »", "artefact"]),
+    ("unknown top key", 'editon = "2004"\n' + BEAR, "editon", 1, ["clé inconnue", "edition"]),
+    (
+        "misspelt type",
+        BEAR.replace('"créature"', '"creture"'),
+        "card_types",
+        13,
+        ["« creture »", "« créature »", "artefact"],
+    ),
     ("wrong type", BEAR.replace("power = 2", 'power = "deux"'), "power", 14, ["nombre entier", "« deux »"]),
     ("bool not int", BEAR.replace("power = 2", "power = true"), "power", 14, ["nombre entier"]),
     ("negative damage", BEAR.replace("power = 2", "damage = -1\npower = 2"), "damage", 14, ["au moins 0"]),
-    ("unknown player", BEAR.replace('controller = "Alice"', 'controller = "Carole"'), "controller", 12, ["« Carole »", "Alice, Bob"]),
+    (
+        "unknown player",
+        BEAR.replace('controller = "Alice"', 'controller = "Carole"'),
+        "controller",
+        12,
+        ["« Carole »", "Alice, Bob"],
+    ),
     ("missing controller", BEAR.replace('controller = "Alice"\n', ""), "controller", 10, ["obligatoire"]),
     ("missing toughness", BEAR.replace("toughness = 2\n", ""), "toughness", 10, ["endurance"]),
     ("power on a land", BEAR.replace('"créature"', '"terrain"'), "power", 14, ["créature"]),
-    ("instant in play", BEAR.replace('"créature"', '"éphémère"').replace("power = 2\ntoughness = 2\n", ""), "card_types", 13, ["ne peut pas être en jeu"]),
-    ("unknown zone", BEAR.replace("power = 2", 'zone = "paradis"\npower = 2'), "zone", 14, ["« paradis »", "cimetière"]),
-    ("unknown colour", BEAR.replace("power = 2", 'colors = ["violet"]\npower = 2'), "colors", 14, ["« violet »", "blanc"]),
-    ("unknown attachment", BEAR.replace("power = 2", 'attached_to = "personne"\npower = 2'), "attached_to", 14, ["« personne »"]),
-    ("duplicate id", BEAR.replace("name = \"Ours", "id = \"x\"\nname = \"Ours") + BEAR.split("[[player]]\nname = \"Bob\"\nlife = 7\npoison = 2\n")[1].replace("name = \"Ours", "id = \"x\"\nname = \"Ours"), "id", 19, ["« x »", "déjà pris"]),
+    (
+        "instant in play",
+        BEAR.replace('"créature"', '"éphémère"').replace("power = 2\ntoughness = 2\n", ""),
+        "card_types",
+        13,
+        ["ne peut pas être en jeu"],
+    ),
+    (
+        "unknown zone",
+        BEAR.replace("power = 2", 'zone = "paradis"\npower = 2'),
+        "zone",
+        14,
+        ["« paradis »", "cimetière"],
+    ),
+    (
+        "unknown colour",
+        BEAR.replace("power = 2", 'colors = ["violet"]\npower = 2'),
+        "colors",
+        14,
+        ["« violet »", "blanc"],
+    ),
+    (
+        "unknown attachment",
+        BEAR.replace("power = 2", 'attached_to = "personne"\npower = 2'),
+        "attached_to",
+        14,
+        ["« personne »"],
+    ),
+    (
+        "duplicate id",
+        BEAR.replace('name = "Ours', 'id = "x"\nname = "Ours')
+        + BEAR.split('[[player]]\nname = "Bob"\nlife = 7\npoison = 2\n')[1].replace(
+            'name = "Ours', 'id = "x"\nname = "Ours'
+        ),
+        "id",
+        19,
+        ["« x »", "déjà pris"],
+    ),
     ("duplicate player", BEAR.replace('name = "Bob"', 'name = "Alice"'), "name", 6, ["deux joueurs"]),
     ("unknown active player", 'active_player = "Zoé"\n' + BEAR, "active_player", 1, ["« Zoé »"]),
     ("unsupported edition", 'edition = "2011"\n' + BEAR, "edition", 1, ["2004, 2006-faq"]),
     ("counters not a table", BEAR.replace("power = 2", "counters = 3\npower = 2"), "counters", 14, ["table"]),
-    ("negative counters", BEAR.replace("power = 2", 'counters = { "-1/-1" = -2 }\npower = 2'), "counters", 14, ["positif"]),
-    ("misspelt enchant", BEAR.replace("power = 2", 'enchant = ["creture"]\npower = 2'), "enchant", 14, ["« créature »"]),
+    (
+        "negative counters",
+        BEAR.replace("power = 2", 'counters = { "-1/-1" = -2 }\npower = 2'),
+        "counters",
+        14,
+        ["positif"],
+    ),
+    (
+        "misspelt enchant",
+        BEAR.replace("power = 2", 'enchant = ["creture"]\npower = 2'),
+        "enchant",
+        14,
+        ["« créature »"],
+    ),
     ("list expected", BEAR.replace("power = 2", "abilities = 3\npower = 2"), "abilities", 14, ["liste"]),
     ("empty name", BEAR.replace('name = "Ours runegriffe"', 'name = ""'), "name", 11, ["vide"]),
     ("player is a value", 'player = "Alice"\n', "player", 1, ["[[player]]"]),
@@ -182,11 +263,11 @@ def test_errors_name_the_file_line_and_key_in_french(text, key, line, words):
 @pytest.mark.parametrize(
     ("text", "line", "words"),
     [
-        ('[[permanent]]\nname = Ours\n', 2, ["guillemets"]),
+        ("[[permanent]]\nname = Ours\n", 2, ["guillemets"]),
         ('[[permanent]]\nname = "Ours\n', 2, ["texte non terminé"]),
         ('abilities = ["vol"\n', 1, ["non fermée"]),
-        ('[[permanent]\n', 1, ["]]"]),
-        ('life = 3\nlife = 4\n', 2, ["déjà une valeur"]),
+        ("[[permanent]\n", 1, ["]]"]),
+        ("life = 3\nlife = 4\n", 2, ["déjà une valeur"]),
     ],
 )
 def test_toml_syntax_errors_are_french_with_their_line(text, line, words):
@@ -246,7 +327,9 @@ def test_dev_zero_and_an_endless_standard_input_stop_at_the_size_limit(tmp_path,
     assert "/dev/zero" in str(caught.value)
     with pytest.raises(ScenarioError, match="fichier trop grand"):
         load_scenario("-")
-    assert MAX_BYTES < sum(endless_stdin) <= MAX_BYTES + 1 + io.DEFAULT_BUFFER_SIZE  # read up to the limit, not to the end
+    assert (
+        MAX_BYTES < sum(endless_stdin) <= MAX_BYTES + 1 + io.DEFAULT_BUFFER_SIZE
+    )  # read up to the limit, not to the end
     big = tmp_path / "big.toml"
     big.write_bytes(b"# " + b"x" * MAX_BYTES)
     with pytest.raises(ScenarioError, match="fichier trop grand"):
@@ -264,7 +347,12 @@ def test_dev_zero_and_an_endless_standard_input_stop_at_the_size_limit(tmp_path,
         ("# " + "x" * (MAX_BYTES + 1), "scénario trop grand", 0, True),
         ("[[permanent]]\n" * (MAX_OBJECTS + 1), "501 objets décrits ; au plus 500", 0, True),
         ("permanent = [" + "{}, " * (MAX_OBJECTS + 1) + "]", "501 objets décrits", 0, False),
-        ("[[permanent]]\n" + "[[permanent.static]]\n" * (MAX_EFFECTS + 1), "101 effets continus décrits ; au plus 100", 0, True),
+        (
+            "[[permanent]]\n" + "[[permanent.static]]\n" * (MAX_EFFECTS + 1),
+            "101 effets continus décrits ; au plus 100",
+            0,
+            True,
+        ),
         ("[[ effect ]]\n" * (MAX_EFFECTS + 1), "101 effets continus", 0, True),
         ("[[permanent]]\nstatic = [" + "{}, " * 60 + "]\n" + "[[effect]]\n" * 41, "101 effets continus", 0, False),
     ],
@@ -307,11 +395,49 @@ def test_any_text_gives_a_scenario_or_a_scenario_error(text):
 _VALUES = st.one_of(
     st.integers(-30, 30),
     st.booleans(),
-    st.sampled_from(["créature", "creature", "terrain", "local", "équipement", "vert", "cimetière", "Alice", "Bob",
-                     "a", "b", "légendaire", "monde", "+1/+1", "-1/-1", "pile", "main", "zzz", ""]),
-    st.lists(st.sampled_from(["créature", "artefact", "enchantement", "local", "équipement", "légende", "légendaire",
-                              "monde", "noir", "joueur", "protection contre le noir", "indestructible", "zzz"]),
-             max_size=3),
+    st.sampled_from(
+        [
+            "créature",
+            "creature",
+            "terrain",
+            "local",
+            "équipement",
+            "vert",
+            "cimetière",
+            "Alice",
+            "Bob",
+            "a",
+            "b",
+            "légendaire",
+            "monde",
+            "+1/+1",
+            "-1/-1",
+            "pile",
+            "main",
+            "zzz",
+            "",
+        ]
+    ),
+    st.lists(
+        st.sampled_from(
+            [
+                "créature",
+                "artefact",
+                "enchantement",
+                "local",
+                "équipement",
+                "légende",
+                "légendaire",
+                "monde",
+                "noir",
+                "joueur",
+                "protection contre le noir",
+                "indestructible",
+                "zzz",
+            ]
+        ),
+        max_size=3,
+    ),
     st.dictionaries(st.sampled_from(["+1/+1", "-1/-1", "+1/+0", "temps"]), st.integers(-1, 4), max_size=3),
 )
 
@@ -319,14 +445,19 @@ _VALUES = st.one_of(
 def _tables(kind: str, keys: tuple[str, ...]):
     return st.lists(st.dictionaries(st.sampled_from((*keys, "bogus")), _VALUES, max_size=8), max_size=4).map(
         lambda items: "".join(
-            f"\n[[{kind}]]\n" + "".join(f"{key} = {toml_value(value)}\n" for key, value in item.items()) for item in items
+            f"\n[[{kind}]]\n" + "".join(f"{key} = {toml_value(value)}\n" for key, value in item.items())
+            for item in items
         )
     )
 
 
 @settings(max_examples=300, deadline=None)
-@given(_tables("player", PLAYER_KEYS), _tables("permanent", PERMANENT_KEYS), _tables("spell", SPELL_KEYS),
-       st.sampled_from(["", 'edition = "2004"\n', 'edition = "2006-faq"\n', 'edition = 4\n']))
+@given(
+    _tables("player", PLAYER_KEYS),
+    _tables("permanent", PERMANENT_KEYS),
+    _tables("spell", SPELL_KEYS),
+    st.sampled_from(["", 'edition = "2004"\n', 'edition = "2006-faq"\n', "edition = 4\n"]),
+)
 def test_generated_scenarios_parse_or_fail_cleanly_and_always_run_to_the_end(players, permanents, spells, head):
     """Any mix of known and unknown keys and values: a scenario whose
     state-based effects run to completion, or a ScenarioError."""
@@ -348,7 +479,7 @@ def test_the_readme_scenario_is_valid_and_quiet():
     from pathlib import Path
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```toml\n(title = .*?)```", readme, re.S).group(1)
+    block = re.search(r"```toml\n(title = .*?)```", readme, re.DOTALL).group(1)
     scenario = parse_scenario(block, "README.md")
     assert [obj.id for obj in scenario.state.objects] == ["ours", "guide", "copie"]
     assert [effect.id for effect in scenario.state.object("guide").statics] == ["guide-bonus"]
@@ -360,7 +491,7 @@ def test_the_readme_scenario_is_valid_and_quiet():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from('[]{}"\'#\\\n =ax,.'), max_size=400).map(lambda text: "x = " + text))
+@given(st.text(alphabet=st.sampled_from("[]{}\"'#\\\n =ax,."), max_size=400).map(lambda text: "x = " + text))
 def test_any_bracketed_text_is_refused_or_parsed_without_recursion_error(text):
     """Strings, comments and escapes in any mix: refused before parsing, or parsed with no crash."""
     try:

@@ -43,7 +43,9 @@ def final(text: str):
 
 
 def test_a_scenario_reports_all_its_mistakes_at_once_in_file_order():
-    text = PLAYERS + """
+    text = (
+        PLAYERS
+        + """
 [[permanent]]
 name = "Ours"
 controller = "Carole"
@@ -62,6 +64,7 @@ timestamp = 3
 affects = ["personne"]
 modify_power_toughness = [1, 1]
 """
+    )
     error = error_of(text)
     places = [(problem.line, problem.key) for problem in error.problems]
     assert places == [(10, "controller"), (11, "card_types"), (18, "enchant"), (19, "powr"), (23, "affects")]
@@ -72,8 +75,9 @@ modify_power_toughness = [1, 1]
 
 
 def test_a_misspelt_key_is_not_also_reported_missing():
-    error = error_of('[[permanent]]\nname = "Ours"\ncontroller = "Alice"\ncard_types = ["créature"]\npowr = 2\n'
-                     "toughness = 2\n")
+    error = error_of(
+        '[[permanent]]\nname = "Ours"\ncontroller = "Alice"\ncard_types = ["créature"]\npowr = 2\ntoughness = 2\n'
+    )
     assert [problem.key for problem in error.problems] == ["powr"]
 
 
@@ -108,8 +112,9 @@ def test_an_unknown_enchant_phrase_is_an_error_naming_the_allowed_forms():
     assert "que vous contrôlez" in str(error) and "Formes possibles" in str(error)
 
 
-@pytest.mark.parametrize("spelling", ["créature que vous contrôlez", "Creature you control",
-                                      "creature que vous controlez"])
+@pytest.mark.parametrize(
+    "spelling", ["créature que vous contrôlez", "Creature you control", "creature que vous controlez"]
+)
 @pytest.mark.parametrize(("owner", "legal"), [("Alice", True), ("Bob", False)])
 def test_enchant_creature_you_control_is_relative_to_the_auras_controller(spelling, owner, legal):
     """212.4c: an aura enchanting what its "Enchanter :" excludes goes to the
@@ -134,7 +139,9 @@ def test_enchant_designations_may_be_joined_by_a_space_or_a_hyphen():
 # -- control relative to "vous" (212.4i) --------------------------------------------------
 
 
-MAGICAL_CONTROL = PLAYERS + """
+MAGICAL_CONTROL = (
+    PLAYERS
+    + """
 [[permanent]]
 id = "ours"
 name = "Ours runegriffe"
@@ -156,6 +163,7 @@ attached_to = "ours"
   affects = "enchanted"
   set_controller = "{you}"
 """
+)
 
 
 @pytest.mark.parametrize(("aura", "you"), [("Alice", "vous"), ("Alice", "you"), ("Bob", "vous")])
@@ -167,12 +175,16 @@ def test_magical_control_gives_the_creature_to_the_auras_controller_whoever_that
 
 
 def test_vous_in_a_resolved_effect_is_an_error():
-    text = PLAYERS + AURA.format(owner="Alice", enchant="créature") + """
+    text = (
+        PLAYERS
+        + AURA.format(owner="Alice", enchant="créature")
+        + """
 [[effect]]
 timestamp = 5
 affects = ["ours"]
 set_controller = "vous"
 """
+    )
     error = error_of(text)
     assert error.key == "set_controller" and "212.4i" in str(error)
 
@@ -184,7 +196,9 @@ def test_opalescence_animates_each_enchantment_that_is_not_an_aura():
     """*Opalescence*: "Chaque enchantement qui n'est pas un enchantement local
     est une créature … avec une force et une endurance égales chacune à son
     coût converti de mana" — not_subtypes excludes the auras (418.4a, 418.5b)."""
-    text = PLAYERS + """
+    text = (
+        PLAYERS
+        + """
 [[permanent]]
 id = "opalescence"
 name = "Opalescence"
@@ -220,14 +234,17 @@ subtypes = ["aura"]
 mana_value = 3
 attached_to = "ours"
 """
+    )
     seen = final(text)
     assert seen["croisade"].is_creature and (seen["croisade"].power, seen["croisade"].toughness) == (2, 2)
     assert not seen["aura"].is_creature and not seen["opalescence"].is_creature
 
 
 def test_all_non_wall_creatures():
-    """"Toutes les créatures non-Mur gagnent +1/+0": not_subtypes (418.4a); not_colors likewise."""
-    text = PLAYERS + """
+    """ "Toutes les créatures non-Mur gagnent +1/+0": not_subtypes (418.4a); not_colors likewise."""
+    text = (
+        PLAYERS
+        + """
 [[permanent]]
 id = "seigneur"
 name = "Seigneur"
@@ -236,10 +253,16 @@ card_types = ["enchantement"]
   [[permanent.static]]
   affects_all = { card_types = ["créature"], not_subtypes = ["Mur"], not_colors = ["noir"] }
   modify_power_toughness = [1, 0]
-""" + "".join(
-        f'\n[[permanent]]\nid = "{name}"\nname = "{name}"\ncontroller = "Bob"\ncard_types = ["créature"]\n'
-        f"subtypes = [\"{subtype}\"]\ncolors = [\"{color}\"]\npower = 0\ntoughness = 4\n"
-        for name, subtype, color in (("mur", "mur", "blanc"), ("ours", "ours", "vert"), ("zombie", "zombie", "noir"))
+"""
+        + "".join(
+            f'\n[[permanent]]\nid = "{name}"\nname = "{name}"\ncontroller = "Bob"\ncard_types = ["créature"]\n'
+            f'subtypes = ["{subtype}"]\ncolors = ["{color}"]\npower = 0\ntoughness = 4\n'
+            for name, subtype, color in (
+                ("mur", "mur", "blanc"),
+                ("ours", "ours", "vert"),
+                ("zombie", "zombie", "noir"),
+            )
+        )
     )
     seen = final(text)
     assert [seen[name].power for name in ("mur", "ours", "zombie")] == [0, 1, 0]
@@ -248,7 +271,9 @@ card_types = ["enchantement"]
 # -- printed * (208.2) and values that vary (420.3) -------------------------------------
 
 
-MARO = PLAYERS + """
+MARO = (
+    PLAYERS
+    + """
 [[permanent]]
 id = "maro"
 name = "Maro"
@@ -282,6 +307,7 @@ card_types = ["éphémère"]
 zone = "main"
 {effect}
 """
+)
 SET_TO_ONE = """
 [[effect]]
 text = "La créature ciblée devient 1/1."
@@ -305,27 +331,35 @@ def test_a_star_creature_with_a_counter_and_an_effect_setting_it_to_1_1():
     assert (layering.final["maro"].power, layering.final["maro"].toughness) == (1, 1)
     steps = layering.layers[-1].steps
     assert [(step.effect, step.kind.value) for step in steps] == [
-        ("maro#1", "characteristic_defining"), ("counters", "counters"), ("effet-1", "timestamp"),
+        ("maro#1", "characteristic_defining"),
+        ("counters", "counters"),
+        ("effet-1", "timestamp"),
     ]
     assert "418.5h" in steps[-1].rules and steps[-1].overrides == ("maro#1",)
 
 
 def test_a_star_creature_without_a_defining_ability_is_an_error():
-    text = PLAYERS + '[[permanent]]\nname = "Maro"\ncontroller = "Alice"\ncard_types = ["créature"]\n' \
+    text = (
+        PLAYERS + '[[permanent]]\nname = "Maro"\ncontroller = "Alice"\ncard_types = ["créature"]\n'
         'power = "*"\ntoughness = "*"\n'
+    )
     error = error_of(text)
     assert error.key == "power" and "208.2" in str(error) and "characteristic_defining" in str(error)
 
 
 def test_a_star_off_the_battlefield_is_zero():
     """208.2: "La caractéristique vaut zéro lorsque l'objet n'est pas en jeu." """
-    text = PLAYERS + '[[permanent]]\nid = "m"\nname = "Maro"\ncontroller = "Alice"\ncard_types = ["créature"]\n' \
+    text = (
+        PLAYERS + '[[permanent]]\nid = "m"\nname = "Maro"\ncontroller = "Alice"\ncard_types = ["créature"]\n'
         'power = "*"\ntoughness = "*"\nzone = "cimetière"\n'
+    )
     seen = final(text)["m"]
     assert (seen.power, seen.toughness) == (0, 0)
 
 
-COAT_OF_ARMS = PLAYERS + """
+COAT_OF_ARMS = (
+    PLAYERS
+    + """
 [[permanent]]
 id = "armoiries"
 name = "Armoiries"
@@ -335,11 +369,17 @@ card_types = ["artefact"]
   text = "Chaque créature gagne +1/+1 pour chaque autre créature en jeu qui partage au moins un type de créature avec elle."
   affects_all = { card_types = ["créature"] }
   modify_power_toughness = { count = { card_types = ["créature"], other = true, shares_subtype = true } }
-""" + "".join(
-    f'\n[[permanent]]\nid = "{id_}"\nname = "{id_}"\ncontroller = "Bob"\ncard_types = ["créature"]\n'
-    f'subtypes = ["{subtype}"]\npower = 1\ntoughness = 1\ndamage = {damage}\n'
-    for id_, subtype, damage in (("g1", "gobelin", 3), ("g2", "gobelin", 2), ("g3", "gobelin", 0),
-                                 ("ours", "ours", 0))
+"""
+    + "".join(
+        f'\n[[permanent]]\nid = "{id_}"\nname = "{id_}"\ncontroller = "Bob"\ncard_types = ["créature"]\n'
+        f'subtypes = ["{subtype}"]\npower = 1\ntoughness = 1\ndamage = {damage}\n'
+        for id_, subtype, damage in (
+            ("g1", "gobelin", 3),
+            ("g2", "gobelin", 2),
+            ("g3", "gobelin", 0),
+            ("ours", "ours", 0),
+        )
+    )
 )
 
 
@@ -360,8 +400,10 @@ def test_coat_of_arms_bonus_is_recomputed_at_each_check():
 
 
 def test_each_and_plus_scale_the_count():
-    """"+2/+0 pour chaque Gobelin que vous contrôlez, plus 0/+1": count × each + plus (418.4a)."""
-    text = PLAYERS + """
+    """ "+2/+0 pour chaque Gobelin que vous contrôlez, plus 0/+1": count × each + plus (418.4a)."""
+    text = (
+        PLAYERS
+        + """
 [[permanent]]
 id = "chef"
 name = "Chef"
@@ -372,9 +414,12 @@ toughness = 1
   [[permanent.static]]
   affects = "self"
   modify_power_toughness = { count = { subtypes = ["gobelin"], controller = "vous" }, each = [2, 0], plus = [0, 1] }
-""" + "".join(
-        f'\n[[permanent]]\nname = "G"\ncontroller = "{who}"\ncard_types = ["créature"]\nsubtypes = ["gobelin"]\n'
-        "power = 1\ntoughness = 1\n" for who in ("Alice", "Alice", "Bob")
+"""
+        + "".join(
+            f'\n[[permanent]]\nname = "G"\ncontroller = "{who}"\ncard_types = ["créature"]\nsubtypes = ["gobelin"]\n'
+            "power = 1\ntoughness = 1\n"
+            for who in ("Alice", "Alice", "Bob")
+        )
     )
     seen = final(text)["chef"]
     assert (seen.power, seen.toughness) == (5, 2)
@@ -385,15 +430,17 @@ toughness = 1
     [
         ("{ each = [1, 1] }", "modify_power_toughness", ["count"]),
         ("{ count = 3 }", "modify_power_toughness", ["count"]),
-        ("{ count = { zone = \"paradis\" } }", "zone", ["« paradis »"]),
-        ("{ count = { colour = [\"noir\"] } }", "modify_power_toughness.count.colour", ["« colors »"]),
+        ('{ count = { zone = "paradis" } }', "zone", ["« paradis »"]),
+        ('{ count = { colour = ["noir"] } }', "modify_power_toughness.count.colour", ["« colors »"]),
         ("{ count = {}, each = 2 }", "each", ["[1, 1]"]),
         ("{ count = {}, by = [1, 1] }", "modify_power_toughness.by", ["each, plus"]),
-        ("{ count = { controller = \"Zoé\" } }", "modify_power_toughness.count.controller", ["« Zoé »", "vous"]),
+        ('{ count = { controller = "Zoé" } }', "modify_power_toughness.count.controller", ["« Zoé »", "vous"]),
     ],
 )
 def test_count_mistakes_are_named_in_french(value, key, words):
-    text = PLAYERS + f"""
+    text = (
+        PLAYERS
+        + f"""
 [[permanent]]
 name = "Seigneur"
 controller = "Alice"
@@ -402,6 +449,7 @@ card_types = ["enchantement"]
   affects_all = {{ card_types = ["créature"] }}
   modify_power_toughness = {value}
 """
+    )
     error = error_of(text)
     assert error.key == key and error.line, str(error)
     for word in words:
@@ -409,24 +457,37 @@ card_types = ["enchantement"]
 
 
 _PARTS = st.one_of(
-    st.integers(-3, 3), st.booleans(), st.sampled_from(["vous", "main", "créature", "zzz", "*", ""]),
-    st.lists(st.sampled_from(["créature", "gobelin", "noir", "zzz"]), max_size=2), st.lists(st.integers(-2, 2),
-                                                                                              max_size=3),
+    st.integers(-3, 3),
+    st.booleans(),
+    st.sampled_from(["vous", "main", "créature", "zzz", "*", ""]),
+    st.lists(st.sampled_from(["créature", "gobelin", "noir", "zzz"]), max_size=2),
+    st.lists(st.integers(-2, 2), max_size=3),
 )
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.dictionaries(st.sampled_from(["count", "each", "plus", "bogus"]),
-                    st.one_of(_PARTS, st.dictionaries(st.sampled_from(["card_types", "zone", "other",
-                                                                       "shares_subtype", "controller",
-                                                                       "not_subtypes", "bogus"]), _PARTS,
-                                                      max_size=4)), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["count", "each", "plus", "bogus"]),
+        st.one_of(
+            _PARTS,
+            st.dictionaries(
+                st.sampled_from(
+                    ["card_types", "zone", "other", "shares_subtype", "controller", "not_subtypes", "bogus"]
+                ),
+                _PARTS,
+                max_size=4,
+            ),
+        ),
+        max_size=3,
+    ),
     st.sampled_from(["modify_power_toughness", "set_power_toughness"]),
     st.sampled_from(['"*"', "2"]),
 )
 def test_any_count_value_gives_characteristics_or_a_scenario_error(value, operation, power):
-    text = PLAYERS + f"""
+    text = (
+        PLAYERS
+        + f"""
 [[permanent]]
 id = "x"
 name = "X"
@@ -440,6 +501,7 @@ toughness = 2
   characteristic_defining = true
   {operation} = {toml_value(value)}
 """
+    )
     try:
         scenario = parse_scenario(text, "h.toml")
     except ScenarioError as error:
@@ -468,7 +530,7 @@ def test_the_readme_block_of_values_that_vary_is_valid():
     from pathlib import Path
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```toml\n(\[\[permanent\]\]\s+# Armoiries.*?)```", readme, re.S).group(1)
+    block = re.search(r"```toml\n(\[\[permanent\]\]\s+# Armoiries.*?)```", readme, re.DOTALL).group(1)
     seen = final(block)
     assert seen["maro"].toughness == 0 and seen["armoiries"].power is None
 
@@ -476,17 +538,21 @@ def test_the_readme_block_of_values_that_vary_is_valid():
 # -- effects that change the rules (103.1, 418.3b) and regeneration (419.6b) ------------------
 
 
-LEGENDS = PLAYERS + """
+LEGENDS = (
+    PLAYERS
+    + """
 [[permanent]]
 id = "galerie"
 name = "Galerie des miroirs"
 controller = "Bob"
 card_types = ["artefact"]
 abilities = ["{rule}"]
-""" + "".join(
-    f'\n[[permanent]]\nid = "{id_}"\nname = "Dralnu, seigneur liche"\ncontroller = "Alice"\n'
-    'card_types = ["créature"]\nsupertypes = ["légendaire"]\npower = 3\ntoughness = 3\n'
-    for id_ in ("d1", "d2")
+"""
+    + "".join(
+        f'\n[[permanent]]\nid = "{id_}"\nname = "Dralnu, seigneur liche"\ncontroller = "Alice"\n'
+        'card_types = ["créature"]\nsupertypes = ["légendaire"]\npower = 3\ntoughness = 3\n'
+        for id_ in ("d1", "d2")
+    )
 )
 
 
@@ -500,25 +566,33 @@ def test_mirror_gallery_turns_the_legend_rule_off(rule):
 
 def test_the_legend_rule_applies_again_once_the_gallery_loses_its_ability():
     """An ability removed in layer 5 no longer changes the rules (418.4b)."""
-    text = LEGENDS.format(rule="la règle des légendes ne s'applique pas") + """
+    text = (
+        LEGENDS.format(rule="la règle des légendes ne s'applique pas")
+        + """
 [[effect]]
 timestamp = 9
 affects = ["galerie"]
 remove_all_abilities = true
 """
+    )
     resolution = run(parse_scenario(text).state)
     assert [event.rule for event in resolution.events] == ["420.5e"]
 
 
-@pytest.mark.parametrize(("ability", "controller", "losers"), [
-    ("Vous ne pouvez pas perdre la partie.", "Alice", ()),
-    ("Vous ne pouvez pas perdre la partie.", "Bob", ("Alice",)),
-    ("Players can't lose the game.", "Bob", ()),
-])
+@pytest.mark.parametrize(
+    ("ability", "controller", "losers"),
+    [
+        ("Vous ne pouvez pas perdre la partie.", "Alice", ()),
+        ("Vous ne pouvez pas perdre la partie.", "Bob", ("Alice",)),
+        ("Players can't lose the game.", "Bob", ()),
+    ],
+)
 def test_a_player_who_cant_lose_does_not_lose_at_zero_life(ability, controller, losers):
     """*Ange de platine*: "Vous ne pouvez pas perdre la partie." — the card
     wins over 420.5a (103.1); "vous" is the controller of the permanent."""
-    text = PLAYERS.replace('name = "Alice"', 'name = "Alice"\nlife = -2') + f"""
+    text = (
+        PLAYERS.replace('name = "Alice"', 'name = "Alice"\nlife = -2')
+        + f"""
 [[permanent]]
 name = "Ange de platine"
 controller = "{controller}"
@@ -527,6 +601,7 @@ power = 4
 toughness = 4
 abilities = ["{ability}"]
 """
+    )
     resolution = run(parse_scenario(text).state)
     assert resolution.outcome.losers == losers
 
@@ -536,7 +611,9 @@ def test_a_regeneration_shield_replaces_lethal_damage_destruction():
     all its damage, tap it and remove it from combat instead; a second
     destruction with no shield left destroys it. Toughness 0 (420.5b) cannot
     be regenerated."""
-    text = PLAYERS + """
+    text = (
+        PLAYERS
+        + """
 [[permanent]]
 id = "troll"
 name = "Troll"
@@ -556,6 +633,7 @@ power = 1
 toughness = 0
 regeneration_shields = 1
 """
+    )
     resolution = run(parse_scenario(text).state)
     events = [(event.rule, event.action.value, event.objects) for event in resolution.events]
     assert events == [("420.5b", "put_into_graveyard", ("ombre",)), ("420.5c", "regenerate", ("troll",))]
@@ -567,7 +645,9 @@ regeneration_shields = 1
 # -- copies with exceptions (503.3) --------------------------------------------------------
 
 
-DOPPELGANGER = PLAYERS + """
+DOPPELGANGER = (
+    PLAYERS
+    + """
 [[permanent]]
 id = "grizzli"
 name = "Grizzli"
@@ -611,6 +691,7 @@ timestamp = 5
 affects = ["clone"]
 copy_of = "doppleganger"
 """
+)
 UPKEEP = "Au début de votre entretien, le Doppleganger vésuvéen peut devenir une copie de la créature ciblée."
 
 
@@ -628,21 +709,26 @@ def test_503_3_a_clone_copies_the_exceptions_of_a_copy():
 
 
 def test_a_copy_except_that_it_is_1_1_and_flies():
-    """"… copie, sauf qu'elle est 1/1 et a le vol": the exception is in layer 1
+    """ "… copie, sauf qu'elle est 1/1 et a le vol": the exception is in layer 1
     (503.3), so a later +1/+1 (layer 6) still applies on top: 2/2."""
     exceptions = 'copy_except = { set_power_toughness = [1, 1], add_abilities = ["vol"] }\n'
-    text = DOPPELGANGER.format(exceptions=exceptions) + '\n[[effect]]\ntimestamp = 6\naffects = ["doppleganger"]\n' \
+    text = (
+        DOPPELGANGER.format(exceptions=exceptions) + '\n[[effect]]\ntimestamp = 6\naffects = ["doppleganger"]\n'
         "modify_power_toughness = [1, 1]\n"
+    )
     seen = final(text)["doppleganger"]
     assert (seen.power, seen.toughness) == (2, 2) and seen.has_ability("vol")
     assert {color.value for color in seen.colors} == {"green"}
 
 
-@pytest.mark.parametrize(("exceptions", "words"), [
-    ('copy_except = { set_controller = "Bob" }\n', ["« set_controller » ne peut pas", "set_colors"]),
-    ("copy_except = 3\n", ["une table est attendue"]),
-    ('copy_except = { set_power_toughness = { count = {} } }\n', ["valeurs fixes"]),
-])
+@pytest.mark.parametrize(
+    ("exceptions", "words"),
+    [
+        ('copy_except = { set_controller = "Bob" }\n', ["« set_controller » ne peut pas", "set_colors"]),
+        ("copy_except = 3\n", ["une table est attendue"]),
+        ("copy_except = { set_power_toughness = { count = {} } }\n", ["valeurs fixes"]),
+    ],
+)
 def test_copy_exception_mistakes_are_named(exceptions, words):
     error = error_of(DOPPELGANGER.format(exceptions=exceptions))
     assert error.key == "copy_except" and error.line
@@ -651,8 +737,11 @@ def test_copy_exception_mistakes_are_named(exceptions, words):
 
 
 def test_copy_except_without_copy_of_is_an_error():
-    text = PLAYERS + AURA.format(owner="Alice", enchant="créature") + \
-        '\n[[effect]]\ntimestamp = 4\naffects = ["ours"]\ncopy_except = { add_abilities = ["vol"] }\n'
+    text = (
+        PLAYERS
+        + AURA.format(owner="Alice", enchant="créature")
+        + '\n[[effect]]\ntimestamp = 4\naffects = ["ours"]\ncopy_except = { add_abilities = ["vol"] }\n'
+    )
     error = error_of(text)
     assert error.key == "copy_except" and "copy_of" in str(error)
 
@@ -660,7 +749,9 @@ def test_copy_except_without_copy_of_is_an_error():
 # -- granting a static ability (418.4) ------------------------------------------------------
 
 
-GRANTED = PLAYERS + """
+GRANTED = (
+    PLAYERS
+    + """
 [[permanent]]
 id = "ours"
 name = "Ours"
@@ -690,6 +781,7 @@ attached_to = "ours"
   affects = "enchanted"
   add_statics = [{{ text = "Les autres créatures que vous contrôlez gagnent +1/+1.", affects_all = {{ card_types = ["créature"], controller = "vous", other = true }}, modify_power_toughness = [1, 1] }}]
 """
+)
 
 
 @pytest.mark.parametrize(("holder", "wolf"), [("Alice", 3), ("Bob", 2)])
@@ -705,11 +797,14 @@ def test_an_aura_grants_a_static_ability_that_acts_from_the_enchanted_creature(h
     assert sixth == ["couronne#1+1@ours"]
 
 
-@pytest.mark.parametrize(("value", "words"), [
-    ("3", ["liste de capacités statiques"]),
-    ('[{ modify_power_toughness = [1, 1] }]', ["capacité accordée n°1", "affects"]),
-    ('[{ affects = "self", add_statics = [] }]', ["ne peut pas accorder"]),
-])
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("3", ["liste de capacités statiques"]),
+        ("[{ modify_power_toughness = [1, 1] }]", ["capacité accordée n°1", "affects"]),
+        ('[{ affects = "self", add_statics = [] }]', ["ne peut pas accorder"]),
+    ],
+)
 def test_granted_static_mistakes_are_named(value, words):
     text = GRANTED.format(holder="Alice").rsplit("  add_statics", 1)[0] + f"  add_statics = {value}\n"
     error = error_of(text)
@@ -719,13 +814,38 @@ def test_granted_static_mistakes_are_named(value, words):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=40),
-                 st.lists(st.sampled_from(["créature", "artefact", "que", "vous", "contrôlez", "you", "control",
-                                           "de", "base", "-", "mur", "noir", "joueur", "permanent", "zzz"]),
-                          max_size=6).map(" ".join)))
+@given(
+    st.one_of(
+        st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=40),
+        st.lists(
+            st.sampled_from(
+                [
+                    "créature",
+                    "artefact",
+                    "que",
+                    "vous",
+                    "contrôlez",
+                    "you",
+                    "control",
+                    "de",
+                    "base",
+                    "-",
+                    "mur",
+                    "noir",
+                    "joueur",
+                    "permanent",
+                    "zzz",
+                ]
+            ),
+            max_size=6,
+        ).map(" ".join),
+    )
+)
 def test_any_enchant_text_gives_designations_or_a_scenario_error(value):
     """Whatever follows « Enchanter : », the aura is understood or the file gets a clear error."""
-    text = PLAYERS + AURA.format(owner="Alice", enchant="X").replace('enchant = ["X"]', f"enchant = [{toml_value(value)}]")
+    text = PLAYERS + AURA.format(owner="Alice", enchant="X").replace(
+        'enchant = ["X"]', f"enchant = [{toml_value(value)}]"
+    )
     try:
         scenario = parse_scenario(text, "e.toml")
     except ScenarioError as error:

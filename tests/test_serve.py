@@ -49,7 +49,11 @@ def test_rule_has_the_shape_of_show_json(client, kb):
 
 
 def test_rule_only_drops_the_subrules(client):
-    assert [rule["number"] for rule in client.get("/api/rules/420.5").json()["subrules"]][:3] == ["420.5a", "420.5b", "420.5c"]
+    assert [rule["number"] for rule in client.get("/api/rules/420.5").json()["subrules"]][:3] == [
+        "420.5a",
+        "420.5b",
+        "420.5c",
+    ]
     assert client.get("/api/rules/420.5?only=1").json()["subrules"] == []
 
 
@@ -109,7 +113,11 @@ def test_a_malformed_scenario_is_a_400_with_the_french_message(client):
     assert answer.status_code == 400
     error = answer.json()["error"]
     assert error["type"] == "ScenarioError" and "TOML invalide" in error["message"] and error["line"] == 2
-    assert client.post("/api/check", content=b"\xff\xfe").json()["error"]["message"].startswith("Le scénario n'est pas en UTF-8")
+    assert (
+        client.post("/api/check", content=b"\xff\xfe")
+        .json()["error"]["message"]
+        .startswith("Le scénario n'est pas en UTF-8")
+    )
     assert client.post("/api/check", content=b"  ").status_code == 400
     assert client.get("/api/check").status_code == 405
 
@@ -191,7 +199,12 @@ def test_concurrent_clients_get_the_answers_of_one(client):
 @given(scenario=_TEXT, edition=_TEXT, raw=st.binary(max_size=100))
 def test_no_check_form_gives_a_500(client, scenario, edition, raw):
     form = {"content-type": "application/x-www-form-urlencoded"}
-    assert client.post("/verifier", content=urlencode({"scenario": scenario, "edition": edition}), headers=form).status_code < 500
+    assert (
+        client.post(
+            "/verifier", content=urlencode({"scenario": scenario, "edition": edition}), headers=form
+        ).status_code
+        < 500
+    )
     assert client.post("/verifier", content=raw, headers=form).status_code < 500
 
 
@@ -247,7 +260,11 @@ def test_the_check_page_works_without_javascript(client):
         headers={"content-type": "application/x-www-form-urlencoded"},
     )  # fmt: skip
     assert checked.status_code == 200 and "Couche 6" in checked.text and "420.5d" in checked.text
-    broken = client.post("/verifier", content="scenario=title+%3D+3%0A%5B%5Bx", headers={"content-type": "application/x-www-form-urlencoded"})
+    broken = client.post(
+        "/verifier",
+        content="scenario=title+%3D+3%0A%5B%5Bx",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
     assert broken.status_code == 400 and "TOML invalide" in broken.text and "title = 3" in broken.text
 
 
@@ -320,7 +337,10 @@ def test_serve_says_where_to_open_and_warns_beyond_loopback(run_cli, monkeypatch
     assert "http://127.0.0.1:8123/" in result.stdout
     if host == "0.0.0.0":
         assert "http://192.168.1.20:8123/" in result.stdout
-        assert result.stderr.count("\n") == 1 and "Attention\u00a0: le serveur est ouvert à tout le réseau local" in result.stderr
+        assert (
+            result.stderr.count("\n") == 1
+            and "Attention\u00a0: le serveur est ouvert à tout le réseau local" in result.stderr
+        )
     else:
         assert "192.168" not in result.stdout and result.stderr == ""
 

@@ -65,7 +65,9 @@ def _search(browser, base: str, typed: str) -> None:
     box = browser.find_element(By.ID, "q")
     box.send_keys(typed)
     box.send_keys(Keys.ENTER)
-    WebDriverWait(browser, 10).until(lambda driver: "/aller" not in driver.current_url and driver.current_url != base + "/")
+    WebDriverWait(browser, 10).until(
+        lambda driver: "/aller" not in driver.current_url and driver.current_url != base + "/"
+    )
 
 
 def _fits(browser) -> None:

@@ -74,7 +74,9 @@ def test_every_two_editions_as_each_pair_alone(editions, threshold, data):
         pool = [vector for group in groups for _, vector in group]
         repeated = data.draw(st.lists(st.sampled_from(pool), max_size=4)) if pool else []
         groups.append([(f"e{number}-{n}", dict(vector)) for n, vector in enumerate([*vectors, *repeated])])
-    expected = [matched_pairs(groups[a], groups[b], threshold) for a in range(len(groups)) for b in range(a + 1, len(groups))]
+    expected = [
+        matched_pairs(groups[a], groups[b], threshold) for a in range(len(groups)) for b in range(a + 1, len(groups))
+    ]
     assert matched_editions(groups, threshold) == expected
 
 

@@ -203,8 +203,13 @@ def test_every_story_reaches_the_rules_it_decides(kb):
     for numbers, nodes in zip(stories.numbers, index.story_nodes):
         assert {node.split(":", 2)[2] for node in nodes} == {number.rpartition(":")[2] for number in numbers}
         # a story that names its edition ("2011:611.3a") reaches that edition's rule only
-        assert all(node.split(":")[1] == number.partition(":")[0] for number in numbers if ":" in number
-                   for node in nodes if node.endswith(":" + number.partition(":")[2]))
+        assert all(
+            node.split(":")[1] == number.partition(":")[0]
+            for number in numbers
+            if ":" in number
+            for node in nodes
+            if node.endswith(":" + number.partition(":")[2])
+        )
 
 
 def test_a_story_left_out_changes_only_its_rules_profiles(kb):
@@ -212,7 +217,9 @@ def test_a_story_left_out_changes_only_its_rules_profiles(kb):
     # a story of a rule that has few: with many, one story moves the profile less than the
     # rounding of the stored profiles (int8) that ``every`` reads and ``without`` does not
     counts = index.story_counts()
-    number = min((n for n, nodes in enumerate(index.story_nodes) if nodes), key=lambda n: (counts[index.story_nodes[n][0]], n))
+    number = min(
+        (n for n, nodes in enumerate(index.story_nodes) if nodes), key=lambda n: (counts[index.story_nodes[n][0]], n)
+    )
     vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)  # the story, normalised
     every = index.profiles(vector)
     without = index.profiles(vector, hidden_stories=frozenset({number}))
@@ -222,7 +229,9 @@ def test_a_story_left_out_changes_only_its_rules_profiles(kb):
     assert all(every[node] > without[node] for node in changed)
     node = index.story_nodes[number][0]
     told = [index.story_rows.row(n) for n, nodes in enumerate(index.story_nodes) if node in nodes and n != number]
-    members = [index.rule_rows[node]] + [row for other, row in zip(index.situation_nodes, index.situation_rows) if other == node]
+    members = [index.rule_rows[node]] + [
+        row for other, row in zip(index.situation_nodes, index.situation_rows) if other == node
+    ]
     expected = _cosine(dense.fold_profile(_rows_sum(index, members), told, index.story_weight), vector)
     assert without[node] == pytest.approx(expected, abs=1e-6)
 
@@ -274,7 +283,9 @@ def test_an_index_with_other_story_vectors_folds_its_profiles_again(kb):
     told = {node for nodes in index.story_nodes for node in nodes}
     assert all(after[node] == pytest.approx(before[node], abs=1e-6) for node in before if node not in told)
     assert any(abs(after[node] - before[node]) > 1e-3 for node in told)
-    assert moved.story_closeness(vector, [index.story_nodes[number][0]]) != index.story_closeness(vector, [index.story_nodes[number][0]])
+    assert moved.story_closeness(vector, [index.story_nodes[number][0]]) != index.story_closeness(
+        vector, [index.story_nodes[number][0]]
+    )
     with pytest.raises(ValueError):
         index.with_stories(rows[:width], array("f", [1.0]))
 
@@ -329,9 +340,15 @@ def test_the_model_side_is_light_to_import():
         "import sys; before = set(sys.modules); import rules_kb.build.embedding; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    loaded = set(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    )
     assert "rules_kb.build.embedding" in loaded
-    assert {name for name in loaded if name.startswith("rules_kb")} == {"rules_kb", "rules_kb.build", "rules_kb.build.embedding"}
+    assert {name for name in loaded if name.startswith("rules_kb")} == {
+        "rules_kb",
+        "rules_kb.build",
+        "rules_kb.build.embedding",
+    }
     assert not loaded & {"pathlib", "json", "sqlite3", "numpy"}
 
 
@@ -409,7 +426,11 @@ def test_fusion_weights_were_learned_from_the_current_inputs():
     assert fusion.trained_fingerprint() == inputs_fingerprint()
     data = json.loads(fusion.WEIGHTS_FILE.read_text(encoding="utf-8"))
     assert set(data["dense"]) == set(fusion.WEIGHT_NAMES) and set(data["lexical"]) == set(fusion.WEIGHT_NAMES)
-    assert all(data["lexical"][name] == 0 for name in fusion.WEIGHT_NAMES if name.split(fusion.RANK)[0] in fusion.DENSE_FEATURES)
+    assert all(
+        data["lexical"][name] == 0
+        for name in fusion.WEIGHT_NAMES
+        if name.split(fusion.RANK)[0] in fusion.DENSE_FEATURES
+    )
 
 
 def test_contributions_are_value_and_rank_times_their_weights():

@@ -101,7 +101,9 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
     reading = Reading(kb, text, limit, edition, vector, fusion.weights(dense=vector is not None))
     reading.remarks += [Remark(RemarkKind.REWRITE, rewrite.original, rewrite.meaning) for rewrite in rewrites] + remarks
     if dense and vector is None:
-        reading.notes.append("Recherche par le sens indisponible (aucun vecteur dans le cache) : règles trouvées par les mots seuls.")
+        reading.notes.append(
+            "Recherche par le sens indisponible (aucun vecteur dans le cache) : règles trouvées par les mots seuls."
+        )
     for step in STEPS:
         step(reading)
         if reading.unknown:
@@ -135,12 +137,18 @@ def edition_asked(kb: KnowledgeBase, question: str, edition: str | None) -> tupl
     if edition is None:
         return (named.edition if named.restricts else None), [Remark(RemarkKind.EDITION, named.text, named.meaning)]
     if named.edition != edition:
-        return edition, [Remark(RemarkKind.EDITION, named.text, f"« {named.text} » : l'édition choisie ({edition}) l'emporte")]
+        return edition, [
+            Remark(RemarkKind.EDITION, named.text, f"« {named.text} » : l'édition choisie ({edition}) l'emporte")
+        ]
     return edition, []
 
 
 def candidate_signals(
-    kb: KnowledgeBase, question: str, vector=None, hidden: frozenset[int] = frozenset(), edition: str | None = None,
+    kb: KnowledgeBase,
+    question: str,
+    vector=None,
+    hidden: frozenset[int] = frozenset(),
+    edition: str | None = None,
     hidden_stories: frozenset[int] = frozenset(),
 ) -> dict[str, dict[str, float]]:
     """Rule node → its raw signal values (:data:`rules_kb.ask.fusion.FEATURES`)
@@ -161,5 +169,16 @@ def candidate_signals(
     return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
 
 
-__all__ = ["MAX_QUESTION", "STEPS", "Answer", "Remark", "RemarkKind", "RuleAnswer", "Verification", "ask", "candidate_signals",
-           "edition_asked", "prefetch"]
+__all__ = [
+    "MAX_QUESTION",
+    "STEPS",
+    "Answer",
+    "Remark",
+    "RemarkKind",
+    "RuleAnswer",
+    "Verification",
+    "ask",
+    "candidate_signals",
+    "edition_asked",
+    "prefetch",
+]

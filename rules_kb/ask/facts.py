@@ -84,7 +84,9 @@ _SWITCH_RE = re.compile(
 #: A creature's P/T said switched right after it ("ma 2/4 échangée").
 _SWITCHED_AFTER_RE = re.compile(r"\s*(?:echangee?s?|inversee?s?|intervertie?s?|switched)\b")
 #: Words right after a creature's P/T saying the opponent controls it ("une 1/4 adverse", "une 2/2 à lui").
-_THEIRS_AFTER_RE = re.compile(r"\s*(?:adverses?\b|ennemie?s?\b|d'en\s+face\b|de\s+(?:mon\s+|l'|l\s)?adversaire\b|a\s+lui\b|qu'?\s?il\s+controle\b)")
+_THEIRS_AFTER_RE = re.compile(
+    r"\s*(?:adverses?\b|ennemie?s?\b|d'en\s+face\b|de\s+(?:mon\s+|l'|l\s)?adversaire\b|a\s+lui\b|qu'?\s?il\s+controle\b)"
+)
 #: Both players told together before a life total ("mon adversaire et moi", "les deux joueurs": 102.4, both lose at once).
 _BOTH_PLAYERS_RE = re.compile(
     r"\b(?:les\s+deux\s+joueurs|tous\s+(?:les\s+)?deux|toutes\s+(?:les\s+)?deux|mon\s+adversaire\s+et\s+moi|moi\s+et\s+mon\s+adversaire"
@@ -104,7 +106,9 @@ _NOT_DEALT_RE = re.compile(
     r"|doit|devrait|devait)\b"
 )
 #: Words after damage's number saying it is marked.
-_MARKED_AFTER_RE = re.compile(r"\s*(?:(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?))\s+(?:marquee?s?|dessus)")
+_MARKED_AFTER_RE = re.compile(
+    r"\s*(?:(?:points?\s+de\s+)?(?:blessures?|degats?|dommages?|dmg|damages?))\s+(?:marquee?s?|dessus)"
+)
 _LIFE_RE = re.compile(_NUMBER + r"\s*(?:points?\s+de\s+vie|pv|life)\b")
 _POISON_RE = re.compile(_NUMBER + r"\s+(?:marqueurs?\s+|counters?\s+)?(?:de\s+)?poisons?\b")
 _VALUE = r"\s+(?:de\s+|a\s+|=\s*|est\s+(?:de\s+|a\s+)?)?" + _NUMBER  # "endurance de 0", "force = 3"
@@ -138,7 +142,10 @@ _GONE_TO = (
 _TOKEN_ZONES = tuple((re.compile(rf"\b(?:{nouns}|{verbs})\b"), zone.label) for zone, nouns, verbs in _GONE_TO)
 #: A verb of going whose object is the token ("je sacrifie le jeton").
 _TOKEN_OBJECT_ZONES = tuple(
-    (re.compile(rf"\b(?:{verbs})\s+(?:le|la|les|l'|mon|ma|mes|son|sa|ses|ce|cet|ces|un|une|des|leurs?)\s*$"), zone.label)
+    (
+        re.compile(rf"\b(?:{verbs})\s+(?:le|la|les|l'|mon|ma|mes|son|sa|ses|ce|cet|ces|un|une|des|leurs?)\s*$"),
+        zone.label,
+    )
     for zone, _nouns, verbs in _GONE_TO
 )
 _LEAVES_ZONES = tuple((re.compile(rf"\b(?:{verbs})\b"), zone.label) for zone, _nouns, verbs in _GONE_TO)
@@ -164,7 +171,9 @@ _AURA_CAST_RE = re.compile(r"\b(?:mets|met|mettre|pose|poser|lance|lancer|joue|j
 _IN_RESPONSE_RE = re.compile(r"\ben reponse\b|\bin response\b|\bavant (?:que|qu')[^.?!]{0,60}resol")
 _ON_STACK_RE = re.compile(r"\ben reponse\b|\bavant (?:que|qu'|la resolution)|\bsur la pile\b|\bin response\b")
 #: Who a fact is about, in French or English ("mon adversaire", "my opponent", "il": the opponent).
-_OPPONENT_RE = re.compile(r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui|opponent'?s?|he|she|his|her|him|they|their)\b")
+_OPPONENT_RE = re.compile(
+    r"\b(?:sa|son|ses|leur|adverse|adversaire|il|elle|lui|opponent'?s?|he|she|his|her|him|they|their)\b"
+)
 _THEIR_RE = re.compile(r"\b(?:sa|son|ses|leur|his|her|their|opponent'?s?)\b|adverse")
 _MINE_RE = re.compile(r"\b(?:ma|mon|mes|je|j|i|my|me|mine)\b")
 
@@ -197,7 +206,9 @@ class Creature:
         "toughness",
     )
 
-    def __init__(self, start: int, end: int, controller: str, power: int | None = None, toughness: int | None = None) -> None:
+    def __init__(
+        self, start: int, end: int, controller: str, power: int | None = None, toughness: int | None = None
+    ) -> None:
         self.start = start
         self.end = end
         self.controller = controller
@@ -436,7 +447,9 @@ def extract_facts(question: str) -> Facts:
         if creatures and _BECOMES_RE.search(text[max(0, match.start() - 30) : match.start()]):
             becomes.append((match, creatures[-1]))
             continue
-        creatures.append(Creature(match.start(), match.end(), _creature_owner(text, match.start(), match.end()), power, toughness))
+        creatures.append(
+            Creature(match.start(), match.end(), _creature_owner(text, match.start(), match.end()), power, toughness)
+        )
         note(match, f"créature {power}/{toughness}")
     for pattern, attribute in ((_TOUGHNESS_RE, "toughness"), (_POWER_RE, "power")):
         for match in pattern.finditer(text):
@@ -459,16 +472,25 @@ def extract_facts(question: str) -> Facts:
         if not marked and (not _DEALT_RE.search(clause) or _NOT_DEALT_RE.search(clause)):
             continue  # damage to come, assigned or asked about: not on the creature
         creature = _nearest(creatures, match.start())
-        if creature is not None and creature.damage and re.search(r"\b(?:les|ses|ces|mes|tes|leurs)\s+$", text[: match.start()]):
+        if (
+            creature is not None
+            and creature.damage
+            and re.search(r"\b(?:les|ses|ces|mes|tes|leurs)\s+$", text[: match.start()])
+        ):
             continue  # "ses 3 blessures": the damage already told, not more
         after = [c for c in creatures if c.start > match.end()]
         sentence = max(text.rfind(mark, 0, match.start()) for mark in ".!?;") + 1
         if re.search(r"\binflig\w*\s+$", text[: match.start()]) and after and re.match(r"\s*a\b", text[match.end() :]):
             creature = after[0]  # "X inflige N blessures à Y": on Y
-        elif pronoun := re.match(r"\s*(elle|il)\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$", text[sentence : match.start()]):
+        elif pronoun := re.match(
+            r"\s*(elle|il)\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$",
+            text[sentence : match.start()],
+        ):
             # "Ma 2/3 bloque son 2/2. Elle prend 2 blessures.": the creature of the sentence before of the pronoun's gender
             creature = _antecedent(text, creatures, sentence, pronoun.group(1)) or creature
-        elif re.search(r"\bet\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$", text[sentence : match.start()]):
+        elif re.search(
+            r"\bet\s+(?:a\s+)?(?:pris|prend|subi|subit|encaisse\w*|recu|recoit)\s+$", text[sentence : match.start()]
+        ):
             # "ma 3/3 bloque son 2/2 et prend 2 blessures": the subject, the sentence's first creature
             subject = [c for c in creatures if sentence <= c.start < match.start()]
             creature = subject[0] if subject else creature
@@ -488,7 +510,9 @@ def extract_facts(question: str) -> Facts:
         kind = f"{int(match.group(1)):+d}/{int(match.group(2)):+d}"
         before = text[max(0, match.start() - 25) : match.start()]
         after = text[match.end() : match.end() + 10]
-        joined = counter_end >= 0 and re.fullmatch(r"\s*(?:et|,)\s*(?:(?:un|une|\d+|deux|trois)\s+)?", text[counter_end : match.start()])
+        joined = counter_end >= 0 and re.fullmatch(
+            r"\s*(?:et|,)\s*(?:(?:un|une|\d+|deux|trois)\s+)?", text[counter_end : match.start()]
+        )
         is_counter = bool(_COUNTER_WORD_RE.search(before) or re.match(r"\s*counters?", after) or joined)
         creature = _nearest(creatures, match.start())
         mine = [c for c in creatures if c.controller == YOU and c.start < match.start()]
@@ -561,9 +585,15 @@ def extract_facts(question: str) -> Facts:
     asking = _asking_start(text)
     for token in _TOKEN_RE.finditer(text):
         told_of = _token_sentences(text, token.end())
-        found = [(where, zone) for pattern, zone in _TOKEN_ZONES if (where := pattern.search(text, token.end(), told_of))]
+        found = [
+            (where, zone) for pattern, zone in _TOKEN_ZONES if (where := pattern.search(text, token.end(), told_of))
+        ]
         if token.start() < asking:  # "ça détruit ses jetons ?" asks whether it does
-            found += [(where, zone) for pattern, zone in _TOKEN_OBJECT_ZONES if (where := pattern.search(text, 0, token.start()))]
+            found += [
+                (where, zone)
+                for pattern, zone in _TOKEN_OBJECT_ZONES
+                if (where := pattern.search(text, 0, token.start()))
+            ]
         if found:
             where, token_zone = min(found, key=lambda item: item[0].start())
             read.append(
@@ -573,7 +603,11 @@ def extract_facts(question: str) -> Facts:
     attachment, attachment_zone = "", ""
     attached = _ATTACHMENT_RE.search(text)
     hypothetical = _alternatives_start(text, listed=True)
-    gone = [(found, zone) for pattern, zone in _LEAVES_ZONES if (found := pattern.search(text)) and found.start() < hypothetical]
+    gone = [
+        (found, zone)
+        for pattern, zone in _LEAVES_ZONES
+        if (found := pattern.search(text)) and found.start() < hypothetical
+    ]
     told = text[: _asking_start(text)]  # what happened, not what the player asks
     on_stack = _ON_STACK_RE.search(text)
     aura_spell_target_gone = bool(
@@ -582,8 +616,13 @@ def extract_facts(question: str) -> Facts:
     )  # fmt: skip
     if aura_spell_target_gone:
         leaves = min(gone, key=lambda pair: pair[0].start())[0]
-        start, end = min(attached.start(), leaves.start(), on_stack.start()), max(attached.end(), leaves.end(), on_stack.end())
-        read.append(Fact(question[start:end], start, end, "une aura encore sur la pile dont la créature ciblée s'en va"))
+        start, end = (
+            min(attached.start(), leaves.start(), on_stack.start()),
+            max(attached.end(), leaves.end(), on_stack.end()),
+        )
+        read.append(
+            Fact(question[start:end], start, end, "une aura encore sur la pile dont la créature ciblée s'en va")
+        )
     with_it = _DESTROYED_WITH_RE.search(text, 0, hypothetical)
     if attached and gone and not token_zone and not _ATTACHMENT_GONE_RE.search(told) and not with_it and not on_stack:
         leaves, attachment_zone = min(gone, key=lambda pair: pair[0].start())
@@ -616,7 +655,8 @@ def extract_facts(question: str) -> Facts:
         incomplete=(
             f"la force et l'endurance de la créature ne sont pas dites ({', '.join(unplaced)}) : "
             "écrivez-les comme « ma 2/2 … » pour que le vérificateur juge la situation"
-            if unplaced else ""
+            if unplaced
+            else ""
         ),
     )
 
@@ -721,7 +761,11 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
         if creature.counters:
             lines.append(f"counters = {_toml(creature.counters)}")
         lines.append(f"timestamp = {timestamp}")
-        effects += [(position, ident, names[number - 1], kind, values) for position, kind, *values in creature.changes if kind != "counter"]
+        effects += [
+            (position, ident, names[number - 1], kind, values)
+            for position, kind, *values in creature.changes
+            if kind != "counter"
+        ]
     if facts.legends and facts.legends_ordered:
         for rank in (1, 2):
             timestamp += 1
@@ -767,7 +811,10 @@ def scenario_toml(facts: Facts, question: str, edition: str) -> str:
             ]  # fmt: skip
             continue
         else:
-            text, operation = f"{label} gagne {power:+d}/{toughness:+d} jusqu’à la fin du tour.", "modify_power_toughness"
+            text, operation = (
+                f"{label} gagne {power:+d}/{toughness:+d} jusqu’à la fin du tour.",
+                "modify_power_toughness",
+            )
         lines += [
             "", "[[effect]]", f'id = "effet-{rank}"', f"text = {_toml(text)}", f"timestamp = {timestamp}",
             f"affects = [{_toml(ident)}]", f"{operation} = [{power}, {toughness}]",

@@ -84,7 +84,9 @@ def reciprocal_ranks(parts: dict[str, dict[str, float]]) -> dict[str, dict[str, 
     by that signal's value (ties share a rank; 0 for a value of 0)."""
     found: dict[str, dict[str, float]] = {node: {} for node in parts}
     for feature in FEATURES:
-        values = sorted({values.get(feature, 0.0) for values in parts.values() if values.get(feature, 0.0)}, reverse=True)
+        values = sorted(
+            {values.get(feature, 0.0) for values in parts.values() if values.get(feature, 0.0)}, reverse=True
+        )
         rank = {value: 1 / (1 + place) for place, value in enumerate(values)}
         for node, node_values in parts.items():
             found[node][feature] = rank.get(node_values.get(feature, 0.0), 0.0)
@@ -108,7 +110,9 @@ def contributions(parts: dict[str, dict[str, float]], learned: dict[str, float])
     ranks = reciprocal_ranks(parts)
     found = {}
     for node, values in parts.items():
-        found[node] = {f: values.get(f, 0.0) * learned.get(f, 0.0) + ranks[node][f] * learned.get(f + RANK, 0.0) for f in FEATURES}
+        found[node] = {
+            f: values.get(f, 0.0) * learned.get(f, 0.0) + ranks[node][f] * learned.get(f + RANK, 0.0) for f in FEATURES
+        }
         support = values.get(SUPPORT, 0.0)
         alone, with_rank = SUPPORT_WEIGHTS
         found[node]["dense"] += support * (learned.get(alone, 0.0) + ranks[node]["dense"] * learned.get(with_rank, 0.0))

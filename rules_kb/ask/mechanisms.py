@@ -70,7 +70,10 @@ class Mechanism(NamedTuple):
 
 
 def _several_effects(facts: Facts) -> bool:
-    return any(len(creature.changes) >= 2 and any(kind != "counter" for _, kind, _, _ in creature.changes) for creature in facts.creatures)
+    return any(
+        len(creature.changes) >= 2 and any(kind != "counter" for _, kind, _, _ in creature.changes)
+        for creature in facts.creatures
+    )
 
 
 _FACTS = {"several_effects": _several_effects}
@@ -83,7 +86,9 @@ def read_mechanisms(path: str | Path = MECHANISMS_FILE) -> tuple[Mechanism, ...]
     least one condition, valid regular expressions and a known ``facts``."""
     found = []
     for number, data in read_json_lines(path, MechanismsFileError):
-        if not isinstance(data, dict) or not all(isinstance(data.get(key), str) and data[key] for key in ("mechanism", "edition", "source")):
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(key), str) and data[key] for key in ("mechanism", "edition", "source")
+        ):
             raise MechanismsFileError("objet {mechanism, rules, edition, source, …} attendu", str(path), number)
         rules = data.get("rules")
         if not isinstance(rules, list) or not rules or not all(isinstance(rule, str) for rule in rules):
@@ -96,12 +101,20 @@ def read_mechanisms(path: str | Path = MECHANISMS_FILE) -> tuple[Mechanism, ...]
             try:
                 lists[key] = tuple(re.compile(item) for item in value)
             except re.error as error:
-                raise MechanismsFileError(f"expression régulière invalide dans « {key} » ({error})", str(path), number) from None
+                raise MechanismsFileError(
+                    f"expression régulière invalide dans « {key} » ({error})", str(path), number
+                ) from None
         facts = data.get("facts", "")
         if facts and facts not in FACT_CONDITIONS:
-            raise MechanismsFileError(f"condition « facts » inconnue : {facts!r} (possibles : {', '.join(FACT_CONDITIONS)})", str(path), number)
+            raise MechanismsFileError(
+                f"condition « facts » inconnue : {facts!r} (possibles : {', '.join(FACT_CONDITIONS)})",
+                str(path),
+                number,
+            )
         if not (lists["all"] or lists["any"] or lists["twice"] or facts):
-            raise MechanismsFileError("au moins une condition (all, any, twice ou facts) est attendue", str(path), number)
+            raise MechanismsFileError(
+                "au moins une condition (all, any, twice ou facts) est attendue", str(path), number
+            )
         found.append(Mechanism(data["mechanism"], tuple(rules), data["edition"], lists["all"], lists["any"], lists["none"],
                                lists["twice"], facts, data["source"], number))  # fmt: skip
     return tuple(found)
@@ -121,9 +134,11 @@ def bundled_mechanisms() -> tuple[Mechanism, ...]:
 def detect(question: str, facts: Facts, mechanisms: tuple[Mechanism, ...] | None = None) -> list[Mechanism]:
     """The mechanisms ``question`` (with its ``facts``) raises, in file order."""
     folded = fold_aligned(question)
-    return [mechanism for mechanism in bundled_mechanisms() if mechanism.raised_by(folded, facts)] if mechanisms is None else [
-        mechanism for mechanism in mechanisms if mechanism.raised_by(folded, facts)
-    ]
+    return (
+        [mechanism for mechanism in bundled_mechanisms() if mechanism.raised_by(folded, facts)]
+        if mechanisms is None
+        else [mechanism for mechanism in mechanisms if mechanism.raised_by(folded, facts)]
+    )
 
 
 def weigh_mechanisms(reading: Reading) -> None:

@@ -74,8 +74,12 @@ def named_edition(kb, question: str) -> NamedEdition | None:
         is_faq = document.kind is DocumentKind.FAQ
         year = document.date[:4]
         if year.isdigit():
-            lead = r"faq\s+(?:de\s+|du\s+)?" if is_faq else (
-                rf"(?:regles?|edition|version|rules)\s+(?:[\w']+\s+){{0,3}}|{_BEFORE_YEAR}\s+(?:de\s+|du\s+|des\s+|la\s+|l'|les\s+)?"
+            lead = (
+                r"faq\s+(?:de\s+|du\s+)?"
+                if is_faq
+                else (
+                    rf"(?:regles?|edition|version|rules)\s+(?:[\w']+\s+){{0,3}}|{_BEFORE_YEAR}\s+(?:de\s+|du\s+|des\s+|la\s+|l'|les\s+)?"
+                )
             )
             pattern = rf"(?:\b(?:{lead})|^\s*|\(\s*)\(?{year}\b"
             for match in re.finditer(pattern, folded):

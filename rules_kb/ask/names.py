@@ -34,7 +34,76 @@ from rules_kb.core.text import fold
 CONNECTORS = frozenset({"de", "du", "des", "d", "of", "the", "la", "le", "l", "à", "a", "au", "aux"})
 #: Small words a card's name never starts with (determiners, pronouns, question words), folded.
 _NOT_FIRST = frozenset(
-    ["le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "mon", "ma", "mes", "ton", "ta", "tes", "son", "sa", "ses", "notre", "nos", "votre", "vos", "leur", "leurs", "ce", "cet", "cette", "ces", "il", "elle", "ils", "elles", "je", "j", "tu", "nous", "vous", "on", "moi", "lui", "qui", "que", "quoi", "quand", "si", "est", "et", "ou", "mais", "donc", "or", "ni", "car", "a", "au", "aux", "en", "y", "the", "a", "an", "my", "his", "her", "their", "your", "its"]
+    [
+        "le",
+        "la",
+        "les",
+        "l",
+        "un",
+        "une",
+        "des",
+        "du",
+        "de",
+        "d",
+        "mon",
+        "ma",
+        "mes",
+        "ton",
+        "ta",
+        "tes",
+        "son",
+        "sa",
+        "ses",
+        "notre",
+        "nos",
+        "votre",
+        "vos",
+        "leur",
+        "leurs",
+        "ce",
+        "cet",
+        "cette",
+        "ces",
+        "il",
+        "elle",
+        "ils",
+        "elles",
+        "je",
+        "j",
+        "tu",
+        "nous",
+        "vous",
+        "on",
+        "moi",
+        "lui",
+        "qui",
+        "que",
+        "quoi",
+        "quand",
+        "si",
+        "est",
+        "et",
+        "ou",
+        "mais",
+        "donc",
+        "or",
+        "ni",
+        "car",
+        "a",
+        "au",
+        "aux",
+        "en",
+        "y",
+        "the",
+        "a",
+        "an",
+        "my",
+        "his",
+        "her",
+        "their",
+        "your",
+        "its",
+    ]
 )
 #: Words that are written with a capital but name no card (the game and its bodies), folded.
 _NOT_CARDS = frozenset({"magic", "mtg", "dci", "oracle", "faq", "regles", "regle", "joueur", "adversaire"})
@@ -93,7 +162,9 @@ def _sentence_start(question: str, position: int) -> bool:
     return not before or before[-1] in ".!?:;\n"
 
 
-def unknown_card_names(question: str, known_word: Callable[[str], bool], concepts: Iterable[tuple[int, int]] = ()) -> list[Named]:
+def unknown_card_names(
+    question: str, known_word: Callable[[str], bool], concepts: Iterable[tuple[int, int]] = ()
+) -> list[Named]:
     """The card names of ``question`` the corpus does not know (module
     docstring). ``known_word(word)`` says whether the rules' texts use a
     (folded) word; ``concepts`` are the ``[start, end)`` spans of the

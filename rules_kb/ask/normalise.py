@@ -74,7 +74,9 @@ def read_sms(path: str | Path = SMS_FILE) -> dict[str, tuple[str, str]]:
             raise SmsFileError("trois colonnes non vides attendues (forme, sens, source)", str(path), number)
         form, meaning, source = columns
         if not _WORD_RE.fullmatch(form) or fold(form) != form:
-            raise SmsFileError(f"forme d'un seul mot, sans accents ni majuscules, attendue : {form!r}", str(path), number)
+            raise SmsFileError(
+                f"forme d'un seul mot, sans accents ni majuscules, attendue : {form!r}", str(path), number
+            )
         table[form] = (meaning, source)
     return table
 

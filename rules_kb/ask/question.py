@@ -43,7 +43,9 @@ def read_question(path: str) -> str:
             with open(path, "rb") as stream:
                 data = stream.read(most)
     except IsADirectoryError:
-        raise QueryError(f"Lecture de la question impossible : {shown} est un dossier ; donnez un fichier texte.") from None
+        raise QueryError(
+            f"Lecture de la question impossible : {shown} est un dossier ; donnez un fichier texte."
+        ) from None
     except OSError as error:
         raise QueryError(f"Lecture de la question impossible dans {shown} : {describe_os_error(error)}.") from None
     try:

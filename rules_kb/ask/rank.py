@@ -194,7 +194,11 @@ def weigh_companions(reading: Reading) -> None:
     candidates = reading.candidates
     companions = index.companions(reading.hidden_stories)
     asked = set(reading.verification.asked)
-    applied = [node for node in candidates.parts if node.split(":", 2)[2] in asked and candidates.parts[node].get("checker", 0) > 0]
+    applied = [
+        node
+        for node in candidates.parts
+        if node.split(":", 2)[2] in asked and candidates.parts[node].get("checker", 0) > 0
+    ]
     best = sorted(candidates.parts, key=candidates.score, reverse=True)[:ANCHORS]
     anchors = list(dict.fromkeys([*best, *applied]))
     found: dict[str, tuple[float, str]] = {}
@@ -242,10 +246,21 @@ def rank(reading: Reading) -> None:
     kb, candidates = reading.kb, reading.candidates
     weighted = contributions(candidates.parts, candidates.weights)
     scores = {node: sum(parts.values()) for node, parts in weighted.items()}
-    typed = {node for concept in reading.concepts if concept.target.kind is ConceptKind.NUMBER for node in concept.target.nodes}
-    applied = {node for node in scores if node.split(":", 2)[2] in reading.verification.asked and candidates.parts[node]["checker"] > 0}
+    typed = {
+        node
+        for concept in reading.concepts
+        if concept.target.kind is ConceptKind.NUMBER
+        for node in concept.target.nodes
+    }
+    applied = {
+        node
+        for node in scores
+        if node.split(":", 2)[2] in reading.verification.asked and candidates.parts[node]["checker"] > 0
+    }
     cited = verdict_companions(reading, applied, scores)
-    ordered = sorted(scores, key=lambda node: (node not in typed, node not in applied, -cited.get(node, 0.0), -scores[node], node))
+    ordered = sorted(
+        scores, key=lambda node: (node not in typed, node not in applied, -cited.get(node, 0.0), -scores[node], node)
+    )
     answers: list[RuleAnswer] = []
     seen_numbers: set[str] = set()
     for node in ordered:
@@ -254,7 +269,11 @@ def rank(reading: Reading) -> None:
             continue
         seen_numbers.add(rule.number)
         hit = reading.hits.get(node)
-        stored = hit.stored if hit is not None else {"text": rule.text, "title": rule.title, "examples": "\n\n".join(rule.examples)}
+        stored = (
+            hit.stored
+            if hit is not None
+            else {"text": rule.text, "title": rule.title, "examples": "\n\n".join(rule.examples)}
+        )
         text, matches = snippet(stored, reading.terms)
         reasons = candidates.reasons.get(node, [])
         answers.append(

@@ -29,7 +29,40 @@ TEXT_WEIGHT = 1.0
 COVERAGE_WEIGHT = 0.3
 #: Words of the way players ask, not of the situation: never searched.
 QUESTION_WORDS = frozenset(
-    ["veut", "veux", "dire", "quoi", "comment", "pourquoi", "marche", "marcher", "fonctionne", "fonctionner", "passe", "passer", "peux", "dois", "faut", "sais", "savoir", "question", "exemple", "vrai", "genre", "truc", "trucs", "ok", "svp", "merci", "bon", "ben", "bah", "hein", "est-ce", "pris"]
+    [
+        "veut",
+        "veux",
+        "dire",
+        "quoi",
+        "comment",
+        "pourquoi",
+        "marche",
+        "marcher",
+        "fonctionne",
+        "fonctionner",
+        "passe",
+        "passer",
+        "peux",
+        "dois",
+        "faut",
+        "sais",
+        "savoir",
+        "question",
+        "exemple",
+        "vrai",
+        "genre",
+        "truc",
+        "trucs",
+        "ok",
+        "svp",
+        "merci",
+        "bon",
+        "ben",
+        "bah",
+        "hein",
+        "est-ce",
+        "pris",
+    ]
 )
 _FIELDS = {"title": 1.0, "text": 1.0, "examples": EXAMPLES_BOOST}
 

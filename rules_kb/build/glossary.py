@@ -35,7 +35,7 @@ class GlossaryIndex:
     of their headwords and forms (``keys``: ``(key, position)`` pairs, see
     :func:`entry_keys`; computed when not given)."""
 
-    __slots__ = ("entries", "keys", "_exact")
+    __slots__ = ("_exact", "entries", "keys")
 
     def __init__(self, entries: Sequence[GlossaryEntry], keys: Sequence[tuple[str, int]] | None = None) -> None:
         self.entries = tuple(entries)

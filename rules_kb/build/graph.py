@@ -88,8 +88,6 @@ class Edge(NamedTuple):
     text: str = ""
 
 
-
-
 class GraphView:
     """What features ask the rule graph: the edges from or to a node, and a
     neighbourhood. :class:`Graph` holds edges in memory (while building);
@@ -144,7 +142,7 @@ class Graph(GraphView):
     :class:`rules_kb.core.model.Diagnostic`.
     """
 
-    __slots__ = ("edges", "diagnostics", "_out", "_in")
+    __slots__ = ("_in", "_out", "diagnostics", "edges")
 
     def __init__(self, edges: tuple[Edge, ...], diagnostics: tuple[Diagnostic, ...] = ()) -> None:
         self.edges = edges

@@ -92,46 +92,46 @@ def index_records(corpus: Corpus) -> Iterator[dict]:
     section refers to), searched but not stored."""
     for rule in corpus.rules:
         numbers = rule.number if not rule.is_misnumbered else f"{rule.number} {rule.printed_number}"
-        yield dict(
-            kind=RecordKind.RULE.value, id=rule.number, key=rule_node(rule), edition=rule.edition,
-            document=rule.source.document, line=rule.source.line_start, number=numbers,
-            title=rule.title, text=rule.text, examples="\n\n".join(rule.examples), depth=int(rule.level),
-        )  # fmt: skip
+        yield {
+            "kind": RecordKind.RULE.value, "id": rule.number, "key": rule_node(rule), "edition": rule.edition,
+            "document": rule.source.document, "line": rule.source.line_start, "number": numbers,
+            "title": rule.title, "text": rule.text, "examples": "\n\n".join(rule.examples), "depth": int(rule.level),
+        }  # fmt: skip
     for entry in corpus.glossary:
-        yield dict(
-            kind=RecordKind.GLOSSARY.value, id=entry.term, key=glossary_node(entry), edition=entry.edition,
-            document=entry.source.document, line=entry.source.line_start, number="", cites=" ".join(entry.cites),
-            title=" ".join(dict.fromkeys((entry.term, *entry.forms))), text=entry.text,
-            examples="\n\n".join(entry.examples), depth=0,
-        )  # fmt: skip
+        yield {
+            "kind": RecordKind.GLOSSARY.value, "id": entry.term, "key": glossary_node(entry), "edition": entry.edition,
+            "document": entry.source.document, "line": entry.source.line_start, "number": "", "cites": " ".join(entry.cites),
+            "title": " ".join(dict.fromkeys((entry.term, *entry.forms))), "text": entry.text,
+            "examples": "\n\n".join(entry.examples), "depth": 0,
+        }  # fmt: skip
     for card in corpus.cards:
         pt = f" {card.power}/{card.toughness}" if card.power or card.toughness else ""
-        yield dict(
-            kind=RecordKind.CARD.value, id=card.name, key=card_node(card), edition="",
-            document=card.source.document, line=card.source.line_start, number="",
-            title=card.name, text=f"{card.mana_cost} {card.type_line}{pt} {card.rules_text}".strip(),
-            examples="\n\n".join(ruling.text for ruling in card.rulings), depth=0,
-        )  # fmt: skip
+        yield {
+            "kind": RecordKind.CARD.value, "id": card.name, "key": card_node(card), "edition": "",
+            "document": card.source.document, "line": card.source.line_start, "number": "",
+            "title": card.name, "text": f"{card.mana_cost} {card.type_line}{pt} {card.rules_text}".strip(),
+            "examples": "\n\n".join(ruling.text for ruling in card.rulings), "depth": 0,
+        }  # fmt: skip
     for node, ruling in zip(ruling_nodes(corpus.rulings), corpus.rulings):
-        yield dict(
-            kind=RecordKind.RULING.value, id=node.split(":", 2)[2], key=node, edition="",
-            document=ruling.source.document, line=ruling.source.line_start, number="", cites=" ".join(ruling.cites),
-            title="", about=ruling.card or ruling.section, text=ruling.text, examples="", depth=0,
-        )  # fmt: skip
+        yield {
+            "kind": RecordKind.RULING.value, "id": node.split(":", 2)[2], "key": node, "edition": "",
+            "document": ruling.source.document, "line": ruling.source.line_start, "number": "", "cites": " ".join(ruling.cites),
+            "title": "", "about": ruling.card or ruling.section, "text": ruling.text, "examples": "", "depth": 0,
+        }  # fmt: skip
     for position, section in enumerate(corpus.faq_sections, start=1):
-        yield dict(
-            kind=RecordKind.FAQ_SECTION.value, id=section.title or f"section {position}",
-            key=f"{RecordKind.FAQ_SECTION.value}:{section.faq}:{position}", edition="",
-            document=section.source.document, line=section.source.line_start, number="",
-            title=section.title, text=section.text, examples="", depth=0,
-        )  # fmt: skip
+        yield {
+            "kind": RecordKind.FAQ_SECTION.value, "id": section.title or f"section {position}",
+            "key": f"{RecordKind.FAQ_SECTION.value}:{section.faq}:{position}", "edition": "",
+            "document": section.source.document, "line": section.source.line_start, "number": "",
+            "title": section.title, "text": section.text, "examples": "", "depth": 0,
+        }  # fmt: skip
     for position, section in enumerate(corpus.course, start=1):
-        yield dict(
-            kind=RecordKind.COURSE.value, id=section.title, key=f"{RecordKind.COURSE.value}:{section.course}:{position}",
-            edition="", document=section.source.document, line=section.source.line_start, number="",
-            cites=" ".join(section.points_to), title=section.title, text=section.text, examples="",
-            depth=section.level,
-        )  # fmt: skip
+        yield {
+            "kind": RecordKind.COURSE.value, "id": section.title, "key": f"{RecordKind.COURSE.value}:{section.course}:{position}",
+            "edition": "", "document": section.source.document, "line": section.source.line_start, "number": "",
+            "cites": " ".join(section.points_to), "title": section.title, "text": section.text, "examples": "",
+            "depth": section.level,
+        }  # fmt: skip
 
 
 def schema():
@@ -281,7 +281,8 @@ def write_tables(connection: sqlite3.Connection, tables: IndexTables) -> None:
         ((field, term, dumps(found)) for (field, term), found in tables.postings.items()),
     )
     connection.executemany(
-        "INSERT INTO indexed VALUES (?, ?)", ((docnum, dumps(document)) for docnum, document in enumerate(tables.documents))
+        "INSERT INTO indexed VALUES (?, ?)",
+        ((docnum, dumps(document)) for docnum, document in enumerate(tables.documents)),
     )
     connection.executemany(
         "INSERT INTO index_filters VALUES (?, ?, ?)",
@@ -347,7 +348,7 @@ def check_query(text: str) -> None:
         raise QueryError(
             f"La recherche « {text} » emploie l'opérateur « {operator.group()} », qui n'est pas accepté : "
             "tapez seulement des mots (tous sont requis) et, pour une expression exacte, "
-            "des guillemets droits (\"blessures fatales\")."
+            'des guillemets droits ("blessures fatales").'
         )
     field = _FIELD_RE.search(text)
     if field is not None:
@@ -390,9 +391,7 @@ def word_query(text: str) -> Query | None:
     field of :data:`FIELDS` through that field's analysis; None when no
     word is left (stop words only)."""
     words = (
-        _normalised(False, (_field_query(field, word) for field in FIELDS))
-        for word in _SPACES_RE.split(text)
-        if word
+        _normalised(False, (_field_query(field, word) for field in FIELDS)) for word in _SPACES_RE.split(text) if word
     )
     return _normalised(True, words)
 

@@ -68,7 +68,9 @@ COUNTERPART_THRESHOLD = 0.45
 COMMON_TERM_SHARE = 0.025
 
 #: Words too frequent to tell rules apart (beyond the index's stop words), for counterparts.
-_STOP = frozenset({"a", "le", "la", "les", "de", "des", "du", "un", "une", "et", "ou", "en", "est", "qui", "que", "il", "elle"})
+_STOP = frozenset(
+    {"a", "le", "la", "les", "de", "des", "du", "un", "une", "et", "ou", "en", "est", "qui", "que", "il", "elle"}
+)
 _WORD_RE = re.compile(r"\w+(?:-\w+)*")
 _PRINTED_NUMBER_RE = re.compile(r"\d[\w.]*\w|\d")
 _NEWLINE_RE = re.compile("\n")
@@ -356,9 +358,12 @@ def uses_terms(linker: Linker) -> None:
     for rule, entry, written in found:
         node = glossary_node(entry)
         share = frequency[node] / max(1, sizes[entry.edition])
-        if share > COMMON_TERM_SHARE and len(written.split()) == 1:
-            if not {rule.number, rule.parent} & set(entry.cites):
-                continue
+        if (
+            share > COMMON_TERM_SHARE
+            and len(written.split()) == 1
+            and not {rule.number, rule.parent} & set(entry.cites)
+        ):
+            continue
         linker.edges.append(Edge(rule_node(rule), node, Relation.USES_TERM, 1.0, written))
 
 
@@ -387,7 +392,9 @@ def keywords(linker: Linker) -> None:
                     if key and tuple(words[position : position + len(key)]) == key:
                         if rule.title not in linked:
                             linked.add(rule.title)
-                            linker.edges.append(Edge(card_node(card), rule_node(rule), Relation.KEYWORD, 1.0, rule.title))
+                            linker.edges.append(
+                                Edge(card_node(card), rule_node(rule), Relation.KEYWORD, 1.0, rule.title)
+                            )
                         position += len(key)
                         break
                 else:
@@ -428,7 +435,9 @@ def counterparts(linker: Linker) -> None:
         vector = {term: (1 + math.log(count)) * idf[term] for term, count in words.items()}
         norm = math.sqrt(sum(value * value for value in vector.values())) or 1.0
         vectors[node] = {term: value / norm for term, value in vector.items()}
-    numbered = {d.edition for d in linker.corpus.documents if d.kind in (DocumentKind.RULES, DocumentKind.RULES_EXCERPT)}
+    numbered = {
+        d.edition for d in linker.corpus.documents if d.kind in (DocumentKind.RULES, DocumentKind.RULES_EXCERPT)
+    }
     editions = sorted(edition for edition in linker.rules if edition in numbered)
     rules = [[(node, vectors[node]) for node in map(rule_node, linker.rules[edition].values())] for edition in editions]
     for pairs in matched_editions(rules, COUNTERPART_THRESHOLD):

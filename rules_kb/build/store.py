@@ -33,8 +33,8 @@ from pathlib import Path
 from rules_kb.build.graph import Edge, GraphView, Relation
 from rules_kb.core.model import (
     Card,
-    CourseSection,
     Corpus,
+    CourseSection,
     Diagnostic,
     Document,
     DocumentKind,
@@ -351,7 +351,7 @@ class StoredGraph(GraphView):
     """The rule graph as stored in the cache database: edges read by node
     when asked for (:class:`rules_kb.build.graph.GraphView`)."""
 
-    __slots__ = ("_connection", "_out", "_in")
+    __slots__ = ("_connection", "_in", "_out")
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
@@ -380,7 +380,9 @@ class StoredGraph(GraphView):
     def edges(self) -> tuple[Edge, ...]:
         """Every edge, in the order they were built (read whole)."""
         rows = self._connection.execute("SELECT source, target, relation, score, text FROM edges ORDER BY ord")
-        return tuple(Edge(source, target, _RELATIONS[relation], score, text) for source, target, relation, score, text in rows)
+        return tuple(
+            Edge(source, target, _RELATIONS[relation], score, text) for source, target, relation, score, text in rows
+        )
 
 
 class Store:
@@ -395,7 +397,9 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         verify(self.path)
-        os.close(os.open(self.path, os.O_RDONLY))  # an unreadable file: its OSError says why, not SQLite's "unable to open"
+        os.close(
+            os.open(self.path, os.O_RDONLY)
+        )  # an unreadable file: its OSError says why, not SQLite's "unable to open"
         self.connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, check_same_thread=False)
         self._meta: dict[str, object] = {}
         self.meta("editions")  # fails here, not later, when the file is damaged
@@ -416,8 +420,18 @@ class Store:
     def documents(self, folder: str) -> tuple[Document, ...]:
         """The manifest's documents, their paths in ``folder``."""
         return tuple(
-            Document(id_, file, DocumentKind(kind), language, edition, date, title, origin, str(Path(folder) / file),
-                     cites_edition)  # fmt: skip
+            Document(
+                id_,
+                file,
+                DocumentKind(kind),
+                language,
+                edition,
+                date,
+                title,
+                origin,
+                str(Path(folder) / file),
+                cites_edition,
+            )
             for id_, file, kind, language, edition, date, title, origin, cites_edition in self.meta("documents")
         )
 

@@ -17,7 +17,6 @@ from rules_kb.checker.state import GameObject, power_toughness_counter
 from rules_kb.core.text import fold
 from rules_kb.core.vocabulary import AURA, EQUIPMENT, LEGEND, CardType, Color, Supertype
 
-
 #: :func:`fold` of one word, remembered: the layers ask the same few subtypes
 #: again for every pair of effects (418.5c), a chain of 80 some 7 million times.
 folded_word = lru_cache(maxsize=4096)(fold)

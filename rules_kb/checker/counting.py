@@ -18,8 +18,14 @@ from rules_kb.checker.state import GameState
 from rules_kb.core.vocabulary import Zone
 
 
-def selected(selector: Selector, object_id: str, seen: Characteristics, reference: str,
-             reference_seen: Characteristics | None, you: str) -> bool:
+def selected(
+    selector: Selector,
+    object_id: str,
+    seen: Characteristics,
+    reference: str,
+    reference_seen: Characteristics | None,
+    you: str,
+) -> bool:
     """Whether the object ``object_id`` with characteristics ``seen`` matches
     ``selector``. ``reference`` is the object ``other`` excludes and
     ``shares_subtype`` compares with (``reference_seen``: its
@@ -40,9 +46,10 @@ def selected(selector: Selector, object_id: str, seen: Characteristics, referenc
         return False
     if selector.not_colors & seen.colors or not folded_set(seen.subtypes).isdisjoint(folded_set(selector.not_subtypes)):
         return False
-    if selector.shares_subtype:
-        if reference_seen is None or folded_set(reference_seen.subtypes).isdisjoint(folded_set(seen.subtypes)):
-            return False
+    if selector.shares_subtype and (
+        reference_seen is None or folded_set(reference_seen.subtypes).isdisjoint(folded_set(seen.subtypes))
+    ):
+        return False
     if selector.controller == YOU:
         return seen.controller == you
     if selector.controller == OPPONENT:
@@ -60,15 +67,21 @@ def may_select_differently(selector: Selector, before: Characteristics, after: C
     filter for the dependency detection of 418.5c (2004)."""
     if before is after:
         return False
-    if (before.card_types != after.card_types or before.colors != after.colors  # what it reads besides subtypes
-            or before.supertypes != after.supertypes or before.controller != after.controller):
+    if (
+        before.card_types != after.card_types
+        or before.colors != after.colors  # what it reads besides subtypes
+        or before.supertypes != after.supertypes
+        or before.controller != after.controller
+    ):
         return True
     if before.subtypes == after.subtypes:
         return False
     if selector.shares_subtype:
         return True
     changed = folded_set(before.subtypes) ^ folded_set(after.subtypes)
-    return not (changed.isdisjoint(folded_set(selector.subtypes)) and changed.isdisjoint(folded_set(selector.not_subtypes)))
+    return not (
+        changed.isdisjoint(folded_set(selector.subtypes)) and changed.isdisjoint(folded_set(selector.not_subtypes))
+    )
 
 
 def controller_of(object_id: str, state: GameState, values: Mapping[str, Characteristics]) -> str:
@@ -95,8 +108,9 @@ def count(value: Count, state: GameState, values: Mapping[str, Characteristics],
     return found
 
 
-def resolve(operation: Operation, value, state: GameState, values: Mapping[str, Characteristics], source: str,
-            target: str):
+def resolve(
+    operation: Operation, value, state: GameState, values: Mapping[str, Characteristics], source: str, target: str
+):
     """The value ``operation`` applies to ``target`` now: a
     :class:`~rules_kb.checker.effects.Count` becomes a ``(power, toughness)``
     pair, ``set_controller = YOU`` the controller of ``source`` (212.4i);
@@ -109,8 +123,9 @@ def resolve(operation: Operation, value, state: GameState, values: Mapping[str, 
     return value
 
 
-def describe(operations, state: GameState, values: Mapping[str, Characteristics], source: str,
-             targets: tuple[str, ...]) -> str:
+def describe(
+    operations, state: GameState, values: Mapping[str, Characteristics], source: str, targets: tuple[str, ...]
+) -> str:
     """What the values that vary among ``operations`` counted now, for each
     of ``targets``, in French (``"valeur variable, comptée maintenant : g2
     2 (+2/+2)"``), or ``""`` when none varies."""
@@ -121,7 +136,10 @@ def describe(operations, state: GameState, values: Mapping[str, Characteristics]
         for target in targets:
             number = count(value, state, values, source, target)
             power, toughness = resolve(operation, value, state, values, source, target)
-            shown = f"{power:+d}/{toughness:+d}" if operation is Operation.MODIFY_POWER_TOUGHNESS else \
-                f"{power}/{toughness}"
+            shown = (
+                f"{power:+d}/{toughness:+d}"
+                if operation is Operation.MODIFY_POWER_TOUGHNESS
+                else f"{power}/{toughness}"
+            )
             parts.append(f"{target} {number} ({shown})")
     return "valeur variable, comptée maintenant : " + ", ".join(parts) if parts else ""

@@ -52,14 +52,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 
-from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed
 from rules_kb.checker import counting
+from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed
 from rules_kb.checker.editions import EDITIONS, Edition
 from rules_kb.checker.effects import (
     MANA_VALUE,
-    Count,
     YOU,
     ContinuousEffect,
+    Count,
     Layer,
     Operation,
     Scope,
@@ -164,7 +164,7 @@ class Layering:
 # -- what each operation does ---------------------------------------------------
 
 #: The function applying each operation to one object's values.
-OPERATIONS: dict[Operation, Callable[[Characteristics, object, "_Context"], Characteristics]] = {}
+OPERATIONS: dict[Operation, Callable[[Characteristics, object, _Context], Characteristics]] = {}
 
 
 def operation(kind: Operation):
@@ -175,7 +175,6 @@ def operation(kind: Operation):
         return function
 
     return register
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,14 +254,16 @@ def replace_words(text: str, change: TextChange, names: tuple[str, ...] = ()) ->
     else:
         forms = {change.old: change.new, _plural(change.old): _plural(change.new)}
     by_key = {fold(old): new for old, new in forms.items()}
-    pattern = re.compile(r"\b(" + "|".join(re.escape(old) for old in sorted(forms, key=len, reverse=True)) + r")\b",
-                         re.IGNORECASE)
+    pattern = re.compile(
+        r"\b(" + "|".join(re.escape(old) for old in sorted(forms, key=len, reverse=True)) + r")\b", re.IGNORECASE
+    )
     protected = [name for name in names if name]
     if protected:
         # A name is matched with its case, whole words only: card text writes
         # « le Marais » for a name, « marais » for the land type (418.6a).
-        shield = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in sorted(protected, key=len, reverse=True))
-                            + r")\b")
+        shield = re.compile(
+            r"\b(?:" + "|".join(re.escape(name) for name in sorted(protected, key=len, reverse=True)) + r")\b"
+        )
         parts = shield.split(text)
         kept = shield.findall(text)
     else:
@@ -286,8 +287,7 @@ def _swap_in(values, change: TextChange):
         return frozenset(change.new if value == change.old else value for value in values)
     if isinstance(values, tuple):
         return tuple(
-            change.new if isinstance(value, str) and fold(value) == fold(str(change.old)) else value
-            for value in values
+            change.new if isinstance(value, str) and fold(value) == fold(str(change.old)) else value for value in values
         )
     return values
 
@@ -297,10 +297,11 @@ def _change_effect_text(effect: ContinuousEffect, change: TextChange, names: tup
     (colours, subtypes, abilities it grants, the permanents it selects)."""
     operations = []
     for operation, value in effect.operations:
-        if change.is_color and operation in (Operation.SET_COLORS, Operation.ADD_COLORS):
-            value = _swap_in(value, change)
-        elif not change.is_color and operation in (
-            Operation.SET_SUBTYPES, Operation.ADD_SUBTYPES, Operation.REMOVE_SUBTYPES
+        if (
+            change.is_color
+            and operation in (Operation.SET_COLORS, Operation.ADD_COLORS)
+            or not change.is_color
+            and operation in (Operation.SET_SUBTYPES, Operation.ADD_SUBTYPES, Operation.REMOVE_SUBTYPES)
         ):
             value = _swap_in(value, change)
         elif operation in (Operation.ADD_ABILITIES, Operation.REMOVE_ABILITIES):
@@ -509,16 +510,22 @@ def _instances(layer: Layer, state: GameState, values: Mapping[str, Characterist
     found: dict[tuple, _Instance] = {}
     for index, effect in enumerate(state.effects):
         if effect.operations_in(layer):
-            found[("", effect.id)] = _Instance(effect.id, effect, "", effect.timestamp,
-                                               (effect.timestamp, effect.line, index))
+            found[("", effect.id)] = _Instance(
+                effect.id, effect, "", effect.timestamp, (effect.timestamp, effect.line, index)
+            )
     for position, obj in enumerate(state.objects):
         if obj.id not in values:
             continue
         for index, effect in enumerate(values[obj.id].statics):
             if effect.operations_in(layer):
                 shown = effect.id if effect.origin == obj.id else f"{effect.id}@{obj.id}"
-                found[(obj.id, effect.id)] = _Instance(shown, effect, obj.id, obj.timestamp,
-                                                       (obj.timestamp, effect.line or obj.line, position * 100 + index))
+                found[(obj.id, effect.id)] = _Instance(
+                    shown,
+                    effect,
+                    obj.id,
+                    obj.timestamp,
+                    (obj.timestamp, effect.line or obj.line, position * 100 + index),
+                )
     return found
 
 
@@ -543,12 +550,17 @@ def _current(key: tuple, instance: _Instance, values: Mapping[str, Characteristi
 def _lost(instance: _Instance, values: Mapping[str, Characteristics]) -> bool:
     """Whether a started effect acts although its permanent lost the ability."""
     seen = values.get(instance.source)
-    return bool(instance.source and instance.started and seen is not None
-                and all(effect.id != instance.effect.id for effect in seen.statics))
+    return bool(
+        instance.source
+        and instance.started
+        and seen is not None
+        and all(effect.id != instance.effect.id for effect in seen.statics)
+    )
 
 
-def _selected(selector: Selector, object_id: str, seen: Characteristics, source: str,
-              values: Mapping[str, Characteristics]) -> bool:
+def _selected(
+    selector: Selector, object_id: str, seen: Characteristics, source: str, values: Mapping[str, Characteristics]
+) -> bool:
     """Whether a permanent matches an ``affects_all`` selector now (418.4a):
     :func:`rules_kb.checker.counting.selected`, relative to the ability's permanent."""
     you = values[source].controller if source in values else ""
@@ -577,8 +589,7 @@ def affected(instance: _Instance, state: GameState, values: Mapping[str, Charact
     )
 
 
-def _signature(key: tuple, instance: _Instance, layer: Layer, state: GameState,
-               values: Mapping[str, Characteristics]):
+def _signature(key: tuple, instance: _Instance, layer: Layer, state: GameState, values: Mapping[str, Characteristics]):
     """What 418.5c compares: the effect's existence and text, what it applies
     to, and what it does (the values it copies or reads)."""
     current = _current(key, instance, values)
@@ -593,8 +604,12 @@ def _signature(key: tuple, instance: _Instance, layer: Layer, state: GameState,
         elif operation is Operation.SET_POWER_TOUGHNESS and value == MANA_VALUE:
             reads.append(tuple(values[object_id].mana_value for object_id in targets))
         elif isinstance(value, Count) or (operation is Operation.SET_CONTROLLER and value == YOU):
-            reads.append(tuple(counting.resolve(operation, value, state, values, current.source, object_id)
-                               for object_id in targets))
+            reads.append(
+                tuple(
+                    counting.resolve(operation, value, state, values, current.source, object_id)
+                    for object_id in targets
+                )
+            )
     return current.effect, targets, tuple(reads)
 
 
@@ -619,11 +634,18 @@ def _apply(instance: _Instance, operations, state: GameState, values: Mapping[st
 def _became_legend_or_world(before: Characteristics, after: Characteristics) -> bool:
     """Whether an operation made a permanent a legend or a world enchantment (420.5e, 420.5i)."""
     return (after.is_legendary and not before.is_legendary) or (
-        Supertype.WORLD in after.supertypes and Supertype.WORLD not in before.supertypes)
+        Supertype.WORLD in after.supertypes and Supertype.WORLD not in before.supertypes
+    )
 
 
-def depends_on(a: tuple, b: tuple, instances: Mapping[tuple, _Instance], layer: Layer, state: GameState,
-               values: Mapping[str, Characteristics]) -> bool:
+def depends_on(
+    a: tuple,
+    b: tuple,
+    instances: Mapping[tuple, _Instance],
+    layer: Layer,
+    state: GameState,
+    values: Mapping[str, Characteristics],
+) -> bool:
     """Whether effect ``a`` depends on effect ``b`` in ``layer`` now: applying
     ``b`` would change ``a``'s existence, text, what it applies to or what it
     does. Implements 418.5c (2004)."""
@@ -674,11 +696,13 @@ def _selector_fields(selector: Selector | None) -> set[str]:
     if selector is None:
         return set()
     fields = set()
-    for field, keys in (("card_types", (selector.card_types, selector.not_card_types)),
-                        ("colors", (selector.colors, selector.not_colors)),
-                        ("supertypes", (selector.supertypes, selector.not_supertypes)),
-                        ("subtypes", (selector.subtypes, selector.not_subtypes, selector.shares_subtype)),
-                        ("controller", (selector.controller,))):
+    for field, keys in (
+        ("card_types", (selector.card_types, selector.not_card_types)),
+        ("colors", (selector.colors, selector.not_colors)),
+        ("supertypes", (selector.supertypes, selector.not_supertypes)),
+        ("subtypes", (selector.subtypes, selector.not_subtypes, selector.shares_subtype)),
+        ("controller", (selector.controller,)),
+    ):
         if any(keys):
             fields.add(field)
     return fields
@@ -708,8 +732,7 @@ def _meets(reads: frozenset[str] | None, writes: frozenset[str] | None) -> bool:
     return reads is None or writes is None or bool(reads & writes)
 
 
-def _changed(values: Mapping[str, Characteristics], after: Mapping[str, Characteristics],
-             targets) -> frozenset[str]:
+def _changed(values: Mapping[str, Characteristics], after: Mapping[str, Characteristics], targets) -> frozenset[str]:
     """The characteristics that differ between ``values`` and ``after`` on ``targets``."""
     found: set[str] = set()
     for object_id in targets:
@@ -721,8 +744,9 @@ def _changed(values: Mapping[str, Characteristics], after: Mapping[str, Characte
 _FIELDS = tuple(field.name for field in dataclass_fields(Characteristics))
 
 
-def dependencies(keys, instances: Mapping[tuple, _Instance], layer: Layer, state: GameState,
-                 values: Mapping[str, Characteristics]) -> dict[tuple, set[tuple]]:
+def dependencies(
+    keys, instances: Mapping[tuple, _Instance], layer: Layer, state: GameState, values: Mapping[str, Characteristics]
+) -> dict[tuple, set[tuple]]:
     """The dependency graph of 418.5c among the effects ``keys`` now: for
     each key, the set of keys it depends on. Detected pairwise, as
     :func:`depends_on` says, but each effect's signature and result
@@ -767,9 +791,15 @@ def dependencies(keys, instances: Mapping[tuple, _Instance], layer: Layer, state
     return graph
 
 
-def _selection_changed(key: tuple, instance: _Instance, current: _Instance | None,
-                       values: Mapping[str, Characteristics], after: Mapping[str, Characteristics],
-                       touched, selections: dict[tuple, bool]) -> bool | None:
+def _selection_changed(
+    key: tuple,
+    instance: _Instance,
+    current: _Instance | None,
+    values: Mapping[str, Characteristics],
+    after: Mapping[str, Characteristics],
+    touched,
+    selections: dict[tuple, bool],
+) -> bool | None:
     """Whether :func:`_signature` of an effect that reads nothing but its
     selector differs between ``values`` and ``after``, which differ only on
     ``touched``: its wording, or whether one of ``touched`` is selected.
@@ -785,8 +815,10 @@ def _selection_changed(key: tuple, instance: _Instance, current: _Instance | Non
     if later.effect != current.effect:
         return True
     effect = current.effect
-    if any(isinstance(value, Count) or value in (YOU, MANA_VALUE) or op in (Operation.COPY_OF, Operation.COPY_EXCEPT)
-           for op, value in effect.operations):
+    if any(
+        isinstance(value, Count) or value in (YOU, MANA_VALUE) or op in (Operation.COPY_OF, Operation.COPY_EXCEPT)
+        for op, value in effect.operations
+    ):
         return None
     if effect.affects.scope is not Scope.ALL:
         return False  # its own permanent, the one it is attached to, or fixed objects: not values
@@ -798,7 +830,9 @@ def _selection_changed(key: tuple, instance: _Instance, current: _Instance | Non
             continue
         before = selections.get((key, object_id))
         if before is None:
-            before = selections[key, object_id] = _selected(selector, object_id, values[object_id], current.source, values)
+            before = selections[key, object_id] = _selected(
+                selector, object_id, values[object_id], current.source, values
+            )
         if before != _selected(selector, object_id, after[object_id], current.source, after):
             return True
     return False
@@ -807,8 +841,8 @@ def _selection_changed(key: tuple, instance: _Instance, current: _Instance | Non
 def _closure(graph: dict[tuple, set[tuple]]) -> dict[tuple, set[tuple]]:
     """Everything each node reaches through its edges."""
     reach = {}
-    for node in graph:
-        seen, todo = set(), list(graph[node])
+    for node, edges in graph.items():
+        seen, todo = set(), list(edges)
         while todo:
             other = todo.pop()
             if other not in seen:
@@ -827,8 +861,10 @@ def _ids(instances: Mapping[tuple, _Instance], keys) -> tuple[str, ...]:
 
 def _timestamp_reason(instance: _Instance) -> tuple[str, tuple[str, ...]]:
     if instance.source:
-        return (f"tampon horaire {instance.timestamp}, celui de son permanent {instance.source}",
-                ("418.5d", "418.5e", "418.5f"))
+        return (
+            f"tampon horaire {instance.timestamp}, celui de son permanent {instance.source}",
+            ("418.5d", "418.5e", "418.5f"),
+        )
     return f"tampon horaire {instance.timestamp}, reçu à sa création", ("418.5d", "418.5g")
 
 
@@ -895,20 +931,32 @@ class _LayerRun:
             if not seen.is_creature:
                 continue
             bonus = counter_modifier(obj)
-            self.values[obj.id] = replace(seen, power=(seen.power or 0) + bonus[0],
-                                          toughness=(seen.toughness or 0) + bonus[1],
-                                          applied=seen.applied + (COUNTERS,))
+            self.values[obj.id] = replace(
+                seen,
+                power=(seen.power or 0) + bonus[0],
+                toughness=(seen.toughness or 0) + bonus[1],
+                applied=seen.applied + (COUNTERS,),
+            )
             touched.append(obj.id)
         if touched:
-            self.steps.append(Step(
-                COUNTERS, StepKind.COUNTERS,
-                "marqueurs : après les capacités de définition de caractéristique, avant les autres effets "
-                f"(ordre de 418.5a de 2004 ; édition suivie : {self.edition.name})",
-                ("418.5a", "200.10"), tuple(touched),
-            ))
+            self.steps.append(
+                Step(
+                    COUNTERS,
+                    StepKind.COUNTERS,
+                    "marqueurs : après les capacités de définition de caractéristique, avant les autres effets "
+                    f"(ordre de 418.5a de 2004 ; édition suivie : {self.edition.name})",
+                    ("418.5a", "200.10"),
+                    tuple(touched),
+                )
+            )
 
-    def group(self, instances: dict[tuple, _Instance], keys: list[tuple], kind: StepKind | None,
-              keep: Callable[[Operation], bool]) -> None:
+    def group(
+        self,
+        instances: dict[tuple, _Instance],
+        keys: list[tuple],
+        kind: StepKind | None,
+        keep: Callable[[Operation], bool],
+    ) -> None:
         """Apply the parts ``keep`` selects of the effects ``keys``, in the
         order of 418.5c–g."""
 
@@ -936,8 +984,9 @@ class _LayerRun:
             chosen = min(free, key=lambda key: instances[key].order)
             for key in alive:
                 waited.setdefault(key, set()).update(graph[key])
-            waiting = [k for k in alive if k != chosen and instances[k].order < instances[chosen].order
-                       and chosen in reach[k]]
+            waiting = [
+                k for k in alive if k != chosen and instances[k].order < instances[chosen].order and chosen in reach[k]
+            ]
             current, ops = operations(chosen)
             self.apply(current, ops, kind, graph[chosen], waited[chosen] - graph[chosen], waiting, instances)
             if current.source:
@@ -945,14 +994,28 @@ class _LayerRun:
             remaining = [key for key in alive if key != chosen]
 
     def ended(self, instance: _Instance) -> None:
-        self.steps.append(Step(
-            instance.id, StepKind.ENDED,
-            f"n'existe plus : {instance.source} n'a plus cette capacité",
-            ("418.4b",), timestamp=instance.timestamp, text=instance.effect.text, source=instance.source,
-        ))
+        self.steps.append(
+            Step(
+                instance.id,
+                StepKind.ENDED,
+                f"n'existe plus : {instance.source} n'a plus cette capacité",
+                ("418.4b",),
+                timestamp=instance.timestamp,
+                text=instance.effect.text,
+                source=instance.source,
+            )
+        )
 
-    def apply(self, instance: _Instance, ops, kind: StepKind | None, loop: set, waited: set, waiting: list,
-              instances: dict[tuple, _Instance]) -> None:
+    def apply(
+        self,
+        instance: _Instance,
+        ops,
+        kind: StepKind | None,
+        loop: set,
+        waited: set,
+        waiting: list,
+        instances: dict[tuple, _Instance],
+    ) -> None:
         before = self.values
         self.values, targets = _apply(instance, ops, self.state, self.values)
         stamp, rules = _timestamp_reason(instance)
@@ -975,17 +1038,22 @@ class _LayerRun:
             rules, step_kind = ("418.5a", *rules), kind
         elif kind is StepKind.SWITCH_LAST:
             card, _ = self.edition.switch_ruling or ("", 0)
-            reason = ("échange de la force et de l'endurance : toujours appliqué en dernier, après les "
-                      f"marqueurs et les autres effets (décision de la FAQ sur la carte {card} ; édition suivie : "
-                      f"{self.edition.name}) ; entre échanges, {reason}")
+            reason = (
+                "échange de la force et de l'endurance : toujours appliqué en dernier, après les "
+                f"marqueurs et les autres effets (décision de la FAQ sur la carte {card} ; édition suivie : "
+                f"{self.edition.name}) ; entre échanges, {reason}"
+            )
             rules, step_kind = (self.edition.switch_rule, *rules), kind
         elif any(op is Operation.SWITCH_POWER_TOUGHNESS for op, _ in ops):
-            reason = (f"échange de la force et de l'endurance, à son rang (édition suivie : {self.edition.name}) ; "
-                      + reason)
+            reason = (
+                f"échange de la force et de l'endurance, à son rang (édition suivie : {self.edition.name}) ; " + reason
+            )
             rules = (self.edition.switch_rule, *rules)
         if _lost(instance, before):
-            reason += (f" ; a commencé à s'appliquer dans une couche précédente : continue bien que "
-                       f"{instance.source} ait perdu la capacité ({instance.source} est toujours en jeu)")
+            reason += (
+                f" ; a commencé à s'appliquer dans une couche précédente : continue bien que "
+                f"{instance.source} ait perdu la capacité ({instance.source} est toujours en jeu)"
+            )
             rules += ("418.5b", "418.4b")
         note, note_rules = _parts_reason(instance.effect, self.layer)
         if note:
@@ -999,10 +1067,20 @@ class _LayerRun:
         if overrides:
             reason += f" ; prend le dessus sur {', '.join(overrides)}"
             rules += ("418.5h",)
-        self.steps.append(Step(
-            instance.id, step_kind, reason, tuple(dict.fromkeys(rules)), targets, instance.timestamp, depends,
-            overrides, instance.effect.text, instance.source,
-        ))
+        self.steps.append(
+            Step(
+                instance.id,
+                step_kind,
+                reason,
+                tuple(dict.fromkeys(rules)),
+                targets,
+                instance.timestamp,
+                depends,
+                overrides,
+                instance.effect.text,
+                instance.source,
+            )
+        )
 
     def overrides(self, instance: _Instance, ops, targets, before) -> tuple[str, ...]:
         """The effects of this layer whose result ``instance`` replaced on
@@ -1016,8 +1094,11 @@ class _LayerRun:
                         self.granted.setdefault((object_id, fold(ability)), instance.id)
                 elif operation in (Operation.REMOVE_ABILITIES, Operation.REMOVE_ALL_ABILITIES):
                     lost = {fold(a) for a in old.abilities} - {fold(a) for a in new.abilities}
-                    found.extend(self.granted.pop((object_id, ability)) for ability in lost
-                                 if (object_id, ability) in self.granted)
+                    found.extend(
+                        self.granted.pop((object_id, ability))
+                        for ability in lost
+                        if (object_id, ability) in self.granted
+                    )
                 field, replaces = _writes(operation)
                 if not field:
                     continue

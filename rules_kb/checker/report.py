@@ -28,6 +28,7 @@ from rules_kb.core.text import shortened
 from rules_kb.core.vocabulary import CardType
 from rules_kb.loader import KnowledgeBase
 
+
 @dataclass(frozen=True, slots=True)
 class CheckReport:
     """A scenario checked: the scenario as read, the :class:`Resolution`
@@ -268,10 +269,10 @@ def example(name: str) -> Example:
 
 __all__ = [
     "CheckReport",
-    "check",
     "Example",
     "ScenarioError",
     "UnknownExampleError",
+    "check",
     "check_scenario",
     "choose_edition",
     "describe",

@@ -43,12 +43,33 @@ from rules_kb.core.vocabulary import NON_PERMANENT_TYPES, CardType, Zone
 TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell", "effect")
 PLAYER_KEYS = ("name", "life", "poison", "drew_from_empty_library")
 _OBJECT_KEYS = (
-    "id", "name", "controller", "owner", "card_types", "subtypes", "supertypes", "colors", "mana_value",
-    "power", "toughness", "abilities",
+    "id",
+    "name",
+    "controller",
+    "owner",
+    "card_types",
+    "subtypes",
+    "supertypes",
+    "colors",
+    "mana_value",
+    "power",
+    "toughness",
+    "abilities",
 )
 PERMANENT_KEYS = (
-    *_OBJECT_KEYS, "damage", "counters", "token", "copy_of_card", "zone", "attached_to", "enchant", "timestamp",
-    "since", "tapped", "regeneration_shields", "static",
+    *_OBJECT_KEYS,
+    "damage",
+    "counters",
+    "token",
+    "copy_of_card",
+    "zone",
+    "attached_to",
+    "enchant",
+    "timestamp",
+    "since",
+    "tapped",
+    "regeneration_shields",
+    "static",
 )
 SPELL_KEYS = (*_OBJECT_KEYS, "copy", "copy_of_card", "zone", "timestamp")
 #: The operations a static ability or an effect may have, in layer order (418.5a).
@@ -56,8 +77,17 @@ OPERATION_KEYS = tuple(operation.value for operation in Operation)
 STATIC_KEYS = ("id", "text", "affects", "affects_all", "characteristic_defining", *OPERATION_KEYS)
 EFFECT_KEYS = ("id", "text", "timestamp", "affects", *OPERATION_KEYS)
 SELECTOR_KEYS = (
-    "card_types", "colors", "controller", "subtypes", "supertypes", "not_card_types", "not_supertypes",
-    "not_subtypes", "not_colors", "other", "shares_subtype",
+    "card_types",
+    "colors",
+    "controller",
+    "subtypes",
+    "supertypes",
+    "not_card_types",
+    "not_supertypes",
+    "not_subtypes",
+    "not_colors",
+    "other",
+    "shares_subtype",
 )
 #: The keys of a value that varies: ``{ count = { … }, each = [1, 1], plus = [0, 0] }``.
 COUNT_KEYS = ("count", "each", "plus")
@@ -65,8 +95,16 @@ COUNT_KEYS = ("count", "each", "plus")
 COUNTED_KEYS = (*SELECTOR_KEYS, "zone")
 #: What ``copy_except`` may change in the copied values (503.3).
 COPY_EXCEPTION_KEYS = (
-    "set_card_types", "add_card_types", "set_subtypes", "add_subtypes", "set_supertypes", "add_supertypes",
-    "set_colors", "add_colors", "add_abilities", "set_power_toughness",
+    "set_card_types",
+    "add_card_types",
+    "set_subtypes",
+    "add_subtypes",
+    "set_supertypes",
+    "add_supertypes",
+    "set_colors",
+    "add_colors",
+    "add_abilities",
+    "set_power_toughness",
 )
 #: Ids the checker gives its own steps; a scenario cannot use them.
 RESERVED_IDS = ("counters",)
@@ -279,7 +317,7 @@ class _Reader:
             value = [value]
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.error(
-                f"une liste de textes est attendue, par exemple [\"vol\"], pas {_shown(value)}.",
+                f'une liste de textes est attendue, par exemple ["vol"], pas {_shown(value)}.',
                 table,
                 index,
                 prefix + key,
@@ -322,7 +360,7 @@ class _Reader:
         value = data.get("counters", {})
         if not isinstance(value, dict):
             raise self.error(
-                "une table est attendue, par exemple { \"+1/+1\" = 2, \"-1/-1\" = 1 }, " f"pas {_shown(value)}.",
+                f'une table est attendue, par exemple {{ "+1/+1" = 2, "-1/-1" = 1 }}, pas {_shown(value)}.',
                 table,
                 index,
                 "counters",
@@ -372,8 +410,7 @@ class _Reader:
         if len(words) == 1:
             close = vocab.suggest(vocab.CARD_TYPES, part)
             raise self.error(
-                f"« {part} » ressemble à un type de carte mal écrit ; vouliez-vous dire « {close} » ? "
-                f"{_ENCHANT_FORMS}",
+                f"« {part} » ressemble à un type de carte mal écrit ; vouliez-vous dire « {close} » ? {_ENCHANT_FORMS}",
                 table,
                 index,
                 "enchant",
@@ -381,7 +418,7 @@ class _Reader:
         found, start = [], 0
         while start < len(words):
             for size in (3, 2, 1):
-                known = _known_designation(" ".join(words[start:start + size]))
+                known = _known_designation(" ".join(words[start : start + size]))
                 if known is not None and start + size <= len(words):
                     found.append(known)
                     start += size
@@ -416,17 +453,19 @@ class _Reader:
         value = data[key]
         if not isinstance(value, dict):
             raise self.error(
-                f"une table est attendue, par exemple {{ from = \"blanc\", to = \"noir\" }}, pas {_shown(value)}.",
+                f'une table est attendue, par exemple {{ from = "blanc", to = "noir" }}, pas {_shown(value)}.',
                 table,
                 index,
                 key,
             )
         self.check_keys(value, ("from", "to"), table, index, key + ".")
-        words = [self.string(value, part, table, index, required=True) if part in value else None
-                 for part in ("from", "to")]
+        words = [
+            self.string(value, part, table, index, required=True) if part in value else None for part in ("from", "to")
+        ]
         if None in words:
-            raise self.error("« from » et « to » sont obligatoires : le mot remplacé et son remplaçant.",
-                             table, index, key)
+            raise self.error(
+                "« from » et « to » sont obligatoires : le mot remplacé et son remplaçant.", table, index, key
+            )
         colors = [vocab.resolve(vocab.COLORS, word) for word in words]
         if all(colors):
             if colors[0] is colors[1]:
@@ -491,7 +530,7 @@ class _Reader:
             elif operation is Operation.SET_POWER_TOUGHNESS and isinstance(data[key], str):
                 if vocab.key(data[key]) not in {vocab.key(form) for form in _MANA_VALUE_FORMS}:
                     raise self.error(
-                        f"« {data[key]} » : donnez [force, endurance], par exemple [0, 2], ou \"mana_value\" "
+                        f'« {data[key]} » : donnez [force, endurance], par exemple [0, 2], ou "mana_value" '
                         "(chacune égale au coût converti de mana).",
                         table,
                         index,
@@ -504,8 +543,9 @@ class _Reader:
         kinds = [operation for operation, _ in found]
         if Operation.COPY_EXCEPT in kinds:
             if Operation.COPY_OF not in kinds:
-                raise self.error("les exceptions d'une copie accompagnent copy_of = \"id\" (503.3).", table, index,
-                                 "copy_except")
+                raise self.error(
+                    'les exceptions d\'une copie accompagnent copy_of = "id" (503.3).', table, index, "copy_except"
+                )
             exceptions = found.pop(kinds.index(Operation.COPY_EXCEPT))
             found.insert([operation for operation, _ in found].index(Operation.COPY_OF) + 1, exceptions)
         if not found and any(key not in (*STATIC_KEYS, *EFFECT_KEYS) for key in data):
@@ -530,7 +570,7 @@ class _Reader:
         if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value):
             raise self.error(
                 "une liste de capacités statiques est attendue, chacune écrite comme une table "
-                "[[permanent.static]], par exemple [{ affects_all = { card_types = [\"créature\"], other = true }, "
+                '[[permanent.static]], par exemple [{ affects_all = { card_types = ["créature"], other = true }, '
                 "modify_power_toughness = [1, 1] }].",
                 table,
                 index,
@@ -539,14 +579,19 @@ class _Reader:
         granted = []
         for number, item in enumerate(value, 1):
             if key in item:
-                raise self.error(f"capacité accordée n°{number} : elle ne peut pas accorder à son tour une capacité "
-                                 "statique.", table, index, key)
+                raise self.error(
+                    f"capacité accordée n°{number} : elle ne peut pas accorder à son tour une capacité statique.",
+                    table,
+                    index,
+                    key,
+                )
             saved, self.problems = self.problems, []
             effect = self.guard(lambda item=item: self.continuous_effect(item, "permanent.static", -1))
             inner, self.problems = self.problems, saved
             if inner:
-                raise self.error(f"capacité accordée n°{number} : " + " ; ".join(p.detail for p in inner),
-                                 table, index, key)
+                raise self.error(
+                    f"capacité accordée n°{number} : " + " ; ".join(p.detail for p in inner), table, index, key
+                )
             granted.append(replace(effect, line=self.lines.tables.get((table, index), 0)))
         return tuple(granted)
 
@@ -557,7 +602,7 @@ class _Reader:
         value = data[key]
         if not isinstance(value, dict) or not value:
             raise self.error(
-                "une table est attendue, par exemple { set_power_toughness = [1, 1], add_abilities = [\"vol\"] } "
+                'une table est attendue, par exemple { set_power_toughness = [1, 1], add_abilities = ["vol"] } '
                 f"(« … sauf qu'elle est 1/1 et a le vol »). Opérations possibles : {', '.join(COPY_EXCEPTION_KEYS)}.",
                 table,
                 index,
@@ -583,7 +628,7 @@ class _Reader:
         self.check_keys(value, COUNT_KEYS, table, index, key + ".")
         if not isinstance(value.get("count"), dict):
             raise self.error(
-                "une valeur variable compte des objets : { count = { card_types = [\"créature\"], other = true }, "
+                'une valeur variable compte des objets : { count = { card_types = ["créature"], other = true }, '
                 "each = [1, 1] } (each : ce que vaut chaque objet compté, défaut [1, 1] ; plus : ce qui s'ajoute, "
                 "défaut [0, 0]).",
                 table,
@@ -592,8 +637,13 @@ class _Reader:
             )
         counted = value["count"]
         self.check_keys(counted, COUNTED_KEYS, table, index, f"{key}.count.")
-        selector = self.selector({**value, "count": {k: v for k, v in counted.items() if k != "zone"}}, table, index,
-                                 "count", f"{key}.count.")
+        selector = self.selector(
+            {**value, "count": {k: v for k, v in counted.items() if k != "zone"}},
+            table,
+            index,
+            "count",
+            f"{key}.count.",
+        )
         zone = self.zone(counted, table, index, Zone.BATTLEFIELD)
         each = self.pair(value, "each", table, index) if "each" in value else (1, 1)
         plus = self.pair(value, "plus", table, index) if "plus" in value else (0, 0)
@@ -605,7 +655,7 @@ class _Reader:
         value = data[key]
         if not isinstance(value, dict):
             raise self.error(
-                f"une table est attendue, par exemple {{ card_types = [\"créature\"], colors = [\"blanc\"] }}, "
+                f'une table est attendue, par exemple {{ card_types = ["créature"], colors = ["blanc"] }}, '
                 f"pas {_shown(value)}.",
                 table,
                 index,
@@ -648,7 +698,7 @@ class _Reader:
         if not static and "affects_all" in data:
             raise self.error(
                 "un effet d'un sort ou d'une capacité résolus s'applique aux objets fixés quand il a commencé "
-                "(418.3b) : donnez leurs identifiants, par exemple affects = [\"ours\"]. Pour un ensemble "
+                '(418.3b) : donnez leurs identifiants, par exemple affects = ["ours"]. Pour un ensemble '
                 "réévalué à tout moment, décrivez une capacité statique [[permanent.static]].",
                 table,
                 index,
@@ -669,8 +719,8 @@ class _Reader:
                 affects = Affects(self.scope(data, table, index))
             else:
                 raise self.error(
-                    "dites à quoi s'applique la capacité : affects = \"self\" (ce permanent), \"enchanted\" "
-                    "(le permanent enchanté), \"equipped\" (la créature équipée), ou affects_all = { … } "
+                    'dites à quoi s\'applique la capacité : affects = "self" (ce permanent), "enchanted" '
+                    '(le permanent enchanté), "equipped" (la créature équipée), ou affects_all = { … } '
                     "(tous les permanents qui correspondent, 418.4a).",
                     table,
                     index,
@@ -679,7 +729,7 @@ class _Reader:
             if defining and affects.scope is not Scope.SELF:
                 raise self.error(
                     "une capacité de définition de caractéristique définit les caractéristiques de son propre "
-                    "objet : affects = \"self\".",
+                    'objet : affects = "self".',
                     table,
                     index,
                     "characteristic_defining",
@@ -697,7 +747,7 @@ class _Reader:
             if "affects" not in data:
                 raise self.error(
                     "clé obligatoire absente : les identifiants des objets affectés, fixés quand l'effet a "
-                    "commencé (418.3b), par exemple affects = [\"ours\"].",
+                    'commencé (418.3b), par exemple affects = ["ours"].',
                     table,
                     index,
                     "affects",
@@ -723,7 +773,7 @@ class _Reader:
                 if vocab.key(value) in {vocab.key(form) for form in forms}:
                     return scope
         raise self.error(
-            f"{_shown(value)} : une capacité statique s'applique à \"self\", \"enchanted\" ou \"equipped\", "
+            f'{_shown(value)} : une capacité statique s\'applique à "self", "enchanted" ou "equipped", '
             "ou à tous les permanents d'un ensemble avec affects_all = { … } ; pour des objets précis, "
             "décrivez l'effet résolu dans une table [[effect]].",
             table,
@@ -765,62 +815,79 @@ class _Reader:
         if "id" in data and not object_id and isinstance(data["id"], str):
             self.report(self.error("l'identifiant ne peut pas être vide.", table, index, "id"))
         controller = guard(lambda: self.string(data, "controller", table, index, required=True), "")
-        card_types = guard(lambda: frozenset(
-            self.terms(data, "card_types", table, index, vocab.CARD_TYPES, "un type de carte")), frozenset())
+        card_types = guard(
+            lambda: frozenset(self.terms(data, "card_types", table, index, vocab.CARD_TYPES, "un type de carte")),
+            frozenset(),
+        )
         default_zone = Zone.BATTLEFIELD if table == "permanent" else Zone.STACK
         zone = guard(lambda: self.zone(data, table, index, default_zone), default_zone)
-        power, toughness = (guard(lambda key=key: self.power_toughness(data, key, table, index), None)
-                            for key in ("power", "toughness"))
+        power, toughness = (
+            guard(lambda key=key: self.power_toughness(data, key, table, index), None) for key in ("power", "toughness")
+        )
         is_creature = CardType.CREATURE in card_types
         for key, value in (("power", power), ("toughness", toughness)):
             if key in data and not is_creature and (card_types or "card_types" not in data):
-                self.report(self.error(
-                    "seule une créature a une force et une endurance : ajoutez card_types = [\"créature\"].",
-                    table,
-                    index,
-                    key,
-                ))
+                self.report(
+                    self.error(
+                        'seule une créature a une force et une endurance : ajoutez card_types = ["créature"].',
+                        table,
+                        index,
+                        key,
+                    )
+                )
                 break  # one mistake for both keys
             elif key not in data and is_creature and zone in (Zone.BATTLEFIELD, Zone.STACK):
-                self.report(self.absent(
-                    f"une créature {zone.label} doit avoir une force et une endurance (power et toughness), "
-                    "des nombres entiers ou \"*\" quand une capacité les définit (208.2).",
-                    table,
-                    index,
-                    key,
-                ))
+                self.report(
+                    self.absent(
+                        f"une créature {zone.label} doit avoir une force et une endurance (power et toughness), "
+                        'des nombres entiers ou "*" quand une capacité les définit (208.2).',
+                        table,
+                        index,
+                        key,
+                    )
+                )
         if zone is Zone.BATTLEFIELD and card_types & NON_PERMANENT_TYPES:
             kind = ", ".join(sorted(t.label for t in card_types & NON_PERMANENT_TYPES))
-            self.report(self.error(
-                f"un {kind} ne peut pas être en jeu (212.5, 212.6) : donnez une autre zone ou un autre type.",
-                table,
-                index,
-                "zone" if "zone" in data else "card_types",
-            ))
+            self.report(
+                self.error(
+                    f"un {kind} ne peut pas être en jeu (212.5, 212.6) : donnez une autre zone ou un autre type.",
+                    table,
+                    index,
+                    "zone" if "zone" in data else "card_types",
+                )
+            )
         statics = guard(lambda: self.statics(data, index), ()) if table == "permanent" else ()
         stars = [key for key in ("power", "toughness") if data.get(key) == "*"]
         if stars and zone is Zone.BATTLEFIELD and is_creature and not _defines_power_toughness(statics):
-            self.report(self.error(
-                "une force ou une endurance « * » est définie par une capacité de l'objet (208.2) : ajoutez "
-                "une capacité statique [[permanent.static]] avec characteristic_defining = true, "
-                "affects = \"self\" et set_power_toughness (par exemple { count = { … } }).",
-                table,
-                index,
-                stars[0],
-            ))
+            self.report(
+                self.error(
+                    "une force ou une endurance « * » est définie par une capacité de l'objet (208.2) : ajoutez "
+                    "une capacité statique [[permanent.static]] avec characteristic_defining = true, "
+                    'affects = "self" et set_power_toughness (par exemple { count = { … } }).',
+                    table,
+                    index,
+                    stars[0],
+                )
+            )
         return GameObject(
             id=object_id,
             name=name,
             controller=controller,
             owner=guard(lambda: self.string(data, "owner", table, index, default=controller), "") or controller,
             card_types=card_types,
-            subtypes=guard(lambda: tuple(
-                dict.fromkeys(vocab.canonical_subtype(s) for s in self.strings(data, "subtypes", table, index))
-            ), ()),
-            supertypes=guard(lambda: frozenset(
-                self.terms(data, "supertypes", table, index, vocab.SUPERTYPES, "un sur-type")), frozenset()),
-            colors=guard(lambda: frozenset(
-                self.terms(data, "colors", table, index, vocab.COLORS, "une couleur")), frozenset()),
+            subtypes=guard(
+                lambda: tuple(
+                    dict.fromkeys(vocab.canonical_subtype(s) for s in self.strings(data, "subtypes", table, index))
+                ),
+                (),
+            ),
+            supertypes=guard(
+                lambda: frozenset(self.terms(data, "supertypes", table, index, vocab.SUPERTYPES, "un sur-type")),
+                frozenset(),
+            ),
+            colors=guard(
+                lambda: frozenset(self.terms(data, "colors", table, index, vocab.COLORS, "une couleur")), frozenset()
+            ),
             mana_value=guard(lambda: self.integer(data, "mana_value", table, index, 0, minimum=0), 0),
             power=power,
             toughness=toughness,
@@ -839,7 +906,8 @@ class _Reader:
             line=self.lines.tables.get((table, index), 0),
             statics=statics,
             regeneration_shields=guard(
-                lambda: self.integer(data, "regeneration_shields", table, index, 0, minimum=0), 0),
+                lambda: self.integer(data, "regeneration_shields", table, index, 0, minimum=0), 0
+            ),
             tapped=guard(lambda: self.boolean(data, "tapped", table, index), False),
         )
 
@@ -851,7 +919,7 @@ class _Reader:
             return None
         if isinstance(value, str):
             raise self.error(
-                f"un nombre entier est attendu, ou \"*\" quand une capacité le définit (208.2), pas « {value} ».",
+                f'un nombre entier est attendu, ou "*" quand une capacité le définit (208.2), pas « {value} ».',
                 table,
                 index,
                 key,
@@ -874,7 +942,9 @@ class _Reader:
         for item in value:
             table_index = self.static_count
             self.static_count += 1
-            effect = self.guard(lambda: self.continuous_effect(item, "permanent.static", table_index))
+            effect = self.guard(
+                lambda item=item, table_index=table_index: self.continuous_effect(item, "permanent.static", table_index)
+            )
             if effect is not None:
                 self.static_tables[(index, len(found))] = table_index
                 found.append(effect)
@@ -886,31 +956,40 @@ class _Reader:
         except tomllib.TOMLDecodeError as error:
             raise _syntax_error(error, self.path, self.text) from None
         except RecursionError:  # a safety net: the scan before parsing refuses deep nesting
-            raise ScenarioError("listes ou tables imbriquées trop profondément ; simplifiez le fichier.",
-                                self.path) from None
+            raise ScenarioError(
+                "listes ou tables imbriquées trop profondément ; simplifiez le fichier.", self.path
+            ) from None
         except ValueError:  # a number of more than 4 300 digits: Python's limit for reading an integer
-            raise ScenarioError("un nombre du fichier a plus de 4 300 chiffres ; écrivez un nombre plus court.",
-                                self.path) from None
+            raise ScenarioError(
+                "un nombre du fichier a plus de 4 300 chiffres ; écrivez un nombre plus court.", self.path
+            ) from None
         guard = self.guard
         self.check_keys(data, TOP_KEYS, "", 0)
         title = guard(lambda: self.string(data, "title", "", 0), "")
         edition = guard(lambda: self.string(data, "edition", "", 0), "")
         if edition and edition not in EDITIONS:
-            self.report(self.error(
-                f"le vérificateur ne sait pas appliquer l'édition « {edition} ». "
-                f"Éditions possibles : {', '.join(EDITIONS)}.",
-                key="edition",
-            ))
+            self.report(
+                self.error(
+                    f"le vérificateur ne sait pas appliquer l'édition « {edition} ». "
+                    f"Éditions possibles : {', '.join(EDITIONS)}.",
+                    key="edition",
+                )
+            )
             edition = ""
         players = [self.player(item, i) for i, item in enumerate(guard(lambda: self.tables(data, "player"), []))]
-        items = [(table, i, item) for table in ("permanent", "spell")
-                 for i, item in enumerate(guard(lambda table=table: self.tables(data, table), []))]
+        items = [
+            (table, i, item)
+            for table in ("permanent", "spell")
+            for i, item in enumerate(guard(lambda table=table: self.tables(data, table), []))
+        ]
         # Written as inline arrays, which the scan before parsing does not count.
-        statics = sum(len(item.get("static", ())) for _, _, item in items
-                      if isinstance(item, dict) and isinstance(item.get("static", ()), list))
+        statics = sum(
+            len(item.get("static", ()))
+            for _, _, item in items
+            if isinstance(item, dict) and isinstance(item.get("static", ()), list)
+        )
         effect_tables = data.get("effect", ())
-        _refuse_counts(len(items), statics + (len(effect_tables) if isinstance(effect_tables, list) else 0),
-                       self.path)
+        _refuse_counts(len(items), statics + (len(effect_tables) if isinstance(effect_tables, list) else 0), self.path)
         objects = [self.game_object(item, table, i) for table, i, item in items]
         if not players and not objects and not self.problems:
             empty = "le texte est vide" if not data else "aucun joueur ni objet"
@@ -919,15 +998,19 @@ class _Reader:
             ).with_remedy(Remedy.START_FROM_EXAMPLE)
         players = self._check_players(players, objects)
         objects = self._check_objects(objects, players, [("timestamp" in item) for _, _, item in items])
-        effects = [guard(lambda item=item, i=i: self.continuous_effect(item, "effect", i))
-                   for i, item in enumerate(guard(lambda: self.tables(data, "effect"), []))]
+        effects = [
+            guard(lambda item=item, i=i: self.continuous_effect(item, "effect", i))
+            for i, item in enumerate(guard(lambda: self.tables(data, "effect"), []))
+        ]
         objects, named_effects = self._check_effects(objects, effects, players)
         names = [player.name for player in players]
         active = guard(lambda: self.string(data, "active_player", "", 0), "")
         if active and active not in names:
-            self.report(self.error(
-                f"« {active} » n'est pas un joueur du scénario. Joueurs : {', '.join(names)}.", key="active_player"
-            ))
+            self.report(
+                self.error(
+                    f"« {active} » n'est pas un joueur du scénario. Joueurs : {', '.join(names)}.", key="active_player"
+                )
+            )
         if self.problems:
             raise ScenarioError.gathered(self.problems)
         state = GameState(
@@ -957,13 +1040,15 @@ class _Reader:
                     if key == "owner" and name == obj.controller:
                         continue  # the default owner: the controller, already checked
                     if name and name not in seen:
-                        self.report(self.error(
-                            f"« {name} » n'est pas un joueur du scénario. Joueurs : {names} "
-                            "(ajoutez une table [[player]] pour ce joueur).",
-                            obj.source,
-                            index,
-                            key,
-                        ))
+                        self.report(
+                            self.error(
+                                f"« {name} » n'est pas un joueur du scénario. Joueurs : {names} "
+                                "(ajoutez une table [[player]] pour ce joueur).",
+                                obj.source,
+                                index,
+                                key,
+                            )
+                        )
             return players
         inferred = dict.fromkeys(name for obj in objects for name in (obj.controller, obj.owner))
         return [Player(name) for name in inferred]
@@ -1003,12 +1088,14 @@ class _Reader:
             table, index = positions[position]
             if obj.attached_to and obj.attached_to not in ids and obj.attached_to not in player_names:
                 known = ", ".join(sorted(ids))
-                self.report(self.error(
-                    f"« {obj.attached_to} » n'est ni un objet ni un joueur du scénario. Identifiants : {known}.",
-                    table,
-                    index,
-                    "attached_to",
-                ))
+                self.report(
+                    self.error(
+                        f"« {obj.attached_to} » n'est ni un objet ni un joueur du scénario. Identifiants : {known}.",
+                        table,
+                        index,
+                        "attached_to",
+                    )
+                )
             timestamp = obj.timestamp if explicit_timestamps[position] else rank[position]
             checked.append(replace(obj, timestamp=timestamp))
         return checked
@@ -1049,46 +1136,65 @@ class _Reader:
             taken.add(effect.id)
             for object_id in effect.affects.ids:
                 if object_id not in object_ids:
-                    self.report(self.error(
-                        f"« {object_id} » n'est pas un objet du scénario. Identifiants : {known}.", table, index, "affects"
-                    ))
+                    self.report(
+                        self.error(
+                            f"« {object_id} » n'est pas un objet du scénario. Identifiants : {known}.",
+                            table,
+                            index,
+                            "affects",
+                        )
+                    )
             for operation, value in effect.operations:
                 if operation is Operation.COPY_OF and value not in object_ids:
-                    self.report(self.error(
-                        f"« {value} » n'est pas un objet du scénario. Identifiants : {known}.", table, index, "copy_of"
-                    ))
-                if operation is Operation.COPY_OF and (value == effect.origin and effect.affects.scope is Scope.SELF
-                                                       or value in effect.affects.ids):
-                    self.report(self.error("un objet ne peut pas devenir une copie de lui-même.", table, index,
-                                           "copy_of"))
+                    self.report(
+                        self.error(
+                            f"« {value} » n'est pas un objet du scénario. Identifiants : {known}.",
+                            table,
+                            index,
+                            "copy_of",
+                        )
+                    )
+                if operation is Operation.COPY_OF and (
+                    value == effect.origin and effect.affects.scope is Scope.SELF or value in effect.affects.ids
+                ):
+                    self.report(
+                        self.error("un objet ne peut pas devenir une copie de lui-même.", table, index, "copy_of")
+                    )
                 if operation is Operation.SET_CONTROLLER and value == YOU and not effect.origin:
-                    self.report(self.error(
-                        "« vous » désigne le contrôleur du permanent qui a la capacité (212.4i) : pour un effet "
-                        "résolu, donnez le nom du joueur.",
-                        table,
-                        index,
-                        "set_controller",
-                    ))
+                    self.report(
+                        self.error(
+                            "« vous » désigne le contrôleur du permanent qui a la capacité (212.4i) : pour un effet "
+                            "résolu, donnez le nom du joueur.",
+                            table,
+                            index,
+                            "set_controller",
+                        )
+                    )
                 elif operation is Operation.SET_CONTROLLER and value not in names and value != YOU:
-                    self.report(self.error(
-                        f"« {value} » n'est pas un joueur du scénario. Joueurs : {', '.join(sorted(names))}.",
-                        table,
-                        index,
-                        "set_controller",
-                    ))
+                    self.report(
+                        self.error(
+                            f"« {value} » n'est pas un joueur du scénario. Joueurs : {', '.join(sorted(names))}.",
+                            table,
+                            index,
+                            "set_controller",
+                        )
+                    )
             selectors = [("affects_all.controller", effect.affects.selector)] + [
                 (f"{operation.value}.count.controller", value.selector)
-                for operation, value in effect.operations if isinstance(value, Count)
+                for operation, value in effect.operations
+                if isinstance(value, Count)
             ]
             for key, selector in selectors:
                 if selector and selector.controller not in ("", YOU, OPPONENT) and selector.controller not in names:
-                    self.report(self.error(
-                        f"« {selector.controller} » n'est pas un joueur du scénario. Valeurs possibles : "
-                        f"« vous », « adversaire » ou un joueur ({', '.join(sorted(names))}).",
-                        table,
-                        index,
-                        key,
-                    ))
+                    self.report(
+                        self.error(
+                            f"« {selector.controller} » n'est pas un joueur du scénario. Valeurs possibles : "
+                            f"« vous », « adversaire » ou un joueur ({', '.join(sorted(names))}).",
+                            table,
+                            index,
+                            key,
+                        )
+                    )
         return named_objects, named_effects
 
 
@@ -1098,8 +1204,9 @@ def _name_granted(effect: ContinuousEffect) -> ContinuousEffect:
     operations = []
     for operation, value in effect.operations:
         if operation is Operation.ADD_STATICS:
-            value = tuple(replace(granted, id=granted.id or f"{effect.id}+{number}")
-                          for number, granted in enumerate(value, 1))
+            value = tuple(
+                replace(granted, id=granted.id or f"{effect.id}+{number}") for number, granted in enumerate(value, 1)
+            )
         operations.append((operation, value))
     return replace(effect, operations=tuple(operations))
 
@@ -1192,25 +1299,36 @@ def _refuse_oversized(text: str, path: str) -> None:
     too deep or with too long a line (:func:`rules_kb.core.toml_syntax.refused`),
     or with too many object tables (counted on the text)."""
     if len(text) > MAX_BYTES:
-        raise ScenarioError(f"scénario trop grand (plus de {spaced(MAX_BYTES)} caractères) ; "
-                            "un scénario décrit une situation de jeu en quelques kilo-octets.", path)
+        raise ScenarioError(
+            f"scénario trop grand (plus de {spaced(MAX_BYTES)} caractères) ; "
+            "un scénario décrit une situation de jeu en quelques kilo-octets.",
+            path,
+        )
     why = toml_syntax.refused(text)
     if why:
         raise ScenarioError(why[0], path, why[1])
     headers = [match.group(1) for match in _HEADER.finditer(text)]
-    _refuse_counts(sum(kind in ("permanent", "spell") for kind in headers),
-                   sum(kind not in ("permanent", "spell") for kind in headers), path)
+    _refuse_counts(
+        sum(kind in ("permanent", "spell") for kind in headers),
+        sum(kind not in ("permanent", "spell") for kind in headers),
+        path,
+    )
 
 
 def _refuse_counts(objects: int, effects: int, path: str) -> None:
     """Raise :class:`ScenarioError` for over :data:`MAX_OBJECTS` objects or :data:`MAX_EFFECTS` effects."""
     if objects > MAX_OBJECTS:
-        raise ScenarioError(f"{spaced(objects)} objets décrits ; au plus {spaced(MAX_OBJECTS)} "
-                            "([[permanent]] et [[spell]]) : gardez ceux qui comptent pour la situation.", path)
+        raise ScenarioError(
+            f"{spaced(objects)} objets décrits ; au plus {spaced(MAX_OBJECTS)} "
+            "([[permanent]] et [[spell]]) : gardez ceux qui comptent pour la situation.",
+            path,
+        )
     if effects > MAX_EFFECTS:
-        raise ScenarioError(f"{spaced(effects)} effets continus décrits ; au plus {spaced(MAX_EFFECTS)} "
-                            "([[permanent.static]] et [[effect]]) : gardez ceux qui comptent pour la situation.",
-                            path)
+        raise ScenarioError(
+            f"{spaced(effects)} effets continus décrits ; au plus {spaced(MAX_EFFECTS)} "
+            "([[permanent.static]] et [[effect]]) : gardez ceux qui comptent pour la situation.",
+            path,
+        )
 
 
 def parse_scenario(text: str, path: str = "") -> Scenario:
@@ -1222,7 +1340,6 @@ def parse_scenario(text: str, path: str = "") -> Scenario:
     """
     _refuse_oversized(text, path)
     return _Reader(text, path).read()
-
 
 
 def load_scenario(path: str) -> Scenario:
@@ -1253,8 +1370,11 @@ def load_scenario(path: str) -> Scenario:
                 problem.remedy = Remedy.START_FROM_EXAMPLE
             raise problem from None
     if len(data) > MAX_BYTES:
-        raise ScenarioError(f"fichier trop grand (plus de {spaced(MAX_BYTES)} octets) ; un scénario décrit "
-                            "une situation de jeu en quelques kilo-octets.", shown)
+        raise ScenarioError(
+            f"fichier trop grand (plus de {spaced(MAX_BYTES)} octets) ; un scénario décrit "
+            "une situation de jeu en quelques kilo-octets.",
+            shown,
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

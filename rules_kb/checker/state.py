@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from rules_kb.checker.effects import ContinuousEffect
 from rules_kb.core.vocabulary import AURA, EQUIPMENT, LEGEND, NON_PERMANENT_TYPES, CardType, Color, Supertype, Zone
 
-
 #: Subtypes the rules give a meaning to (215.1, 212.4c, 212.2g), and the
 #: game's closed vocabularies, from :mod:`rules_kb.core.vocabulary`.
 __all__ = [

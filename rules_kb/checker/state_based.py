@@ -151,8 +151,14 @@ def _plural(count: int, word: str) -> str:
 def zero_life(board: Board, rule: str) -> tuple[Event, ...]:
     """A player with 0 or less life loses the game. Implements 420.5a (2004), see 102.1."""
     return tuple(
-        Event(rule, Action.LOSE, StateBasedAction.ZERO_LIFE, players=(player.name,),
-              reason=f"{_plural(player.life, 'point')} de vie", see_also=("102.1",))
+        Event(
+            rule,
+            Action.LOSE,
+            StateBasedAction.ZERO_LIFE,
+            players=(player.name,),
+            reason=f"{_plural(player.life, 'point')} de vie",
+            see_also=("102.1",),
+        )
         for player in board.state.players
         if not player.lost and player.life <= 0
     )
@@ -163,8 +169,14 @@ def draw_from_empty_library(board: Board, rule: str) -> tuple[Event, ...]:
     """A player who had to draw more cards than their library held since the
     last check loses. Implements 420.5g (2004), see 102.2."""
     return tuple(
-        Event(rule, Action.LOSE, StateBasedAction.DRAW_FROM_EMPTY_LIBRARY, players=(player.name,),
-              reason="a dû piocher plus de cartes que sa bibliothèque n'en contenait", see_also=("102.2",))
+        Event(
+            rule,
+            Action.LOSE,
+            StateBasedAction.DRAW_FROM_EMPTY_LIBRARY,
+            players=(player.name,),
+            reason="a dû piocher plus de cartes que sa bibliothèque n'en contenait",
+            see_also=("102.2",),
+        )
         for player in board.state.players
         if not player.lost and player.drew_from_empty_library
     )
@@ -174,8 +186,14 @@ def draw_from_empty_library(board: Board, rule: str) -> tuple[Event, ...]:
 def poison(board: Board, rule: str) -> tuple[Event, ...]:
     """A player with ten or more poison counters loses. Implements 420.5h (2004), see 102.8."""
     return tuple(
-        Event(rule, Action.LOSE, StateBasedAction.POISON, players=(player.name,),
-              reason=f"{_plural(player.poison, 'marqueur')} poison", see_also=("102.8",))
+        Event(
+            rule,
+            Action.LOSE,
+            StateBasedAction.POISON,
+            players=(player.name,),
+            reason=f"{_plural(player.poison, 'marqueur')} poison",
+            see_also=("102.8",),
+        )
         for player in board.state.players
         if not player.lost and player.poison >= 10
     )
@@ -198,8 +216,14 @@ def zero_toughness(board: Board, rule: str) -> tuple[Event, ...]:
     """A creature with toughness 0 or less is put into its owner's graveyard;
     regeneration cannot replace this. Implements 420.5b (2004)."""
     return tuple(
-        Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.ZERO_TOUGHNESS, objects=(obj.id,),
-              reason=f"endurance {seen.toughness}{_after_layers(seen)[0]}", see_also=_after_layers(seen)[1])
+        Event(
+            rule,
+            Action.PUT_INTO_GRAVEYARD,
+            StateBasedAction.ZERO_TOUGHNESS,
+            objects=(obj.id,),
+            reason=f"endurance {seen.toughness}{_after_layers(seen)[0]}",
+            see_also=_after_layers(seen)[1],
+        )
         for obj, seen in board.permanents()
         if seen.is_creature and (seen.toughness or 0) <= 0
     )
@@ -217,10 +241,15 @@ def lethal_damage(board: Board, rule: str) -> tuple[Event, ...]:
     regeneration can replace this. Implements 420.5c (2004). An
     indestructible creature is left alone (glossary "Indestructible")."""
     return tuple(
-        Event(rule, Action.DESTROY, StateBasedAction.LETHAL_DAMAGE, objects=(obj.id,),
-              reason=f"{_plural(obj.damage, 'blessure')}, endurance {seen.toughness}{_after_layers(seen)[0]} : "
-                     "blessures fatales",
-              see_also=_after_layers(seen)[1])
+        Event(
+            rule,
+            Action.DESTROY,
+            StateBasedAction.LETHAL_DAMAGE,
+            objects=(obj.id,),
+            reason=f"{_plural(obj.damage, 'blessure')}, endurance {seen.toughness}{_after_layers(seen)[0]} : "
+            "blessures fatales",
+            see_also=_after_layers(seen)[1],
+        )
         for obj, seen in board.permanents()
         if seen.is_creature
         and (seen.toughness or 0) > 0
@@ -318,8 +347,14 @@ def illegal_aura(board: Board, rule: str) -> tuple[Event, ...]:
             reason, rules = aura_problem(board, obj, seen)
             if reason:
                 events.append(
-                    Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.ILLEGAL_AURA, objects=(obj.id,),
-                          reason=reason, see_also=("212.4f", *rules))
+                    Event(
+                        rule,
+                        Action.PUT_INTO_GRAVEYARD,
+                        StateBasedAction.ILLEGAL_AURA,
+                        objects=(obj.id,),
+                        reason=reason,
+                        see_also=("212.4f", *rules),
+                    )
                 )
     return tuple(events)
 
@@ -358,8 +393,14 @@ def illegal_equipment(board: Board, rule: str) -> tuple[Event, ...]:
             reason, rules = equipment_problem(board, obj, seen)
             if reason:
                 events.append(
-                    Event(rule, Action.UNATTACH, StateBasedAction.ILLEGAL_EQUIPMENT, objects=(obj.id,),
-                          reason=reason, see_also=rules)
+                    Event(
+                        rule,
+                        Action.UNATTACH,
+                        StateBasedAction.ILLEGAL_EQUIPMENT,
+                        objects=(obj.id,),
+                        reason=reason,
+                        see_also=rules,
+                    )
                 )
     return tuple(events)
 
@@ -414,16 +455,24 @@ def legend_rule(board: Board, rule: str) -> tuple[Event, ...]:
         going, kept = _keep_one(board, group, newest=False)
         name = board.characteristics[group[0].id].name
         if kept is None:
-            reason = (f"{len(group)} légendes nommées « {name} » en jeu, les plus anciennes le sont "
-                      f"depuis le même moment ({min(_since(board, obj) for obj in group)}) : toutes partent")
+            reason = (
+                f"{len(group)} légendes nommées « {name} » en jeu, les plus anciennes le sont "
+                f"depuis le même moment ({min(_since(board, obj) for obj in group)}) : toutes partent"
+            )
         else:
             reason = (
                 f"{len(group)} légendes nommées « {name} » en jeu ; reste la plus ancienne, "
                 f"{kept.id} ({_since_label(board, kept)})"
             )
         events.append(
-            Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.LEGEND_RULE,
-                  objects=tuple(obj.id for obj in going), reason=reason, see_also=("215.1",))
+            Event(
+                rule,
+                Action.PUT_INTO_GRAVEYARD,
+                StateBasedAction.LEGEND_RULE,
+                objects=tuple(obj.id for obj in going),
+                reason=reason,
+                see_also=("215.1",),
+            )
         )
     return tuple(events)
 
@@ -440,16 +489,24 @@ def world_rule(board: Board, rule: str) -> tuple[Event, ...]:
         return ()
     going, kept = _keep_one(board, group, newest=True)
     if kept is None:
-        reason = (f"{len(group)} enchantements du monde en jeu, les plus récents le sont "
-                  f"depuis le même moment ({max(_since(board, obj) for obj in group)}) : tous partent")
+        reason = (
+            f"{len(group)} enchantements du monde en jeu, les plus récents le sont "
+            f"depuis le même moment ({max(_since(board, obj) for obj in group)}) : tous partent"
+        )
     else:
         reason = (
             f"{len(group)} enchantements du monde en jeu ; reste le plus récent, "
             f"{kept.id} ({_since_label(board, kept)})"
         )
     return (
-        Event(rule, Action.PUT_INTO_GRAVEYARD, StateBasedAction.WORLD_RULE,
-              objects=tuple(obj.id for obj in going), reason=reason, see_also=("212.4j",)),
+        Event(
+            rule,
+            Action.PUT_INTO_GRAVEYARD,
+            StateBasedAction.WORLD_RULE,
+            objects=tuple(obj.id for obj in going),
+            reason=reason,
+            see_also=("212.4j",),
+        ),
     )
 
 
@@ -460,8 +517,13 @@ def world_rule(board: Board, rule: str) -> tuple[Event, ...]:
 def token_out_of_play(board: Board, rule: str) -> tuple[Event, ...]:
     """A token in any zone but in play ceases to exist. Implements 420.5f (2004), see 217.8d."""
     return tuple(
-        Event(rule, Action.CEASE_TO_EXIST, StateBasedAction.TOKEN_OUT_OF_PLAY, objects=(obj.id,),
-              reason=f"jeton dans la zone : {obj.zone.label}")
+        Event(
+            rule,
+            Action.CEASE_TO_EXIST,
+            StateBasedAction.TOKEN_OUT_OF_PLAY,
+            objects=(obj.id,),
+            reason=f"jeton dans la zone : {obj.zone.label}",
+        )
         for obj in board.state.objects
         if obj.exists and obj.token and obj.zone is not Zone.BATTLEFIELD
     )
@@ -483,8 +545,14 @@ def copy_out_of_zone(board: Board, rule: str) -> tuple[Event, ...]:
         else:
             continue
         events.append(
-            Event(rule, Action.CEASE_TO_EXIST, StateBasedAction.COPY_OUT_OF_ZONE, objects=(obj.id,),
-                  reason=reason, see_also=("503.10a",))
+            Event(
+                rule,
+                Action.CEASE_TO_EXIST,
+                StateBasedAction.COPY_OUT_OF_ZONE,
+                objects=(obj.id,),
+                reason=reason,
+                see_also=("503.10a",),
+            )
         )
     return tuple(events)
 
@@ -499,9 +567,14 @@ def counters_cancel(board: Board, rule: str) -> tuple[Event, ...]:
         pairs = min(obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0))
         if pairs:
             events.append(
-                Event(rule, Action.REMOVE_COUNTERS, StateBasedAction.COUNTERS_CANCEL, objects=(obj.id,),
-                      reason=f"{_plural(pairs, 'marqueur')} +1/+1 et autant de -1/-1 retirés",
-                      counters=(("+1/+1", pairs), ("-1/-1", pairs)))
+                Event(
+                    rule,
+                    Action.REMOVE_COUNTERS,
+                    StateBasedAction.COUNTERS_CANCEL,
+                    objects=(obj.id,),
+                    reason=f"{_plural(pairs, 'marqueur')} +1/+1 et autant de -1/-1 retirés",
+                    counters=(("+1/+1", pairs), ("-1/-1", pairs)),
+                )
             )
     return tuple(events)
 
@@ -554,8 +627,9 @@ def changed_by_rules(board: Board, events: list[Event]) -> tuple[Event, ...]:
         if event.action is Action.DESTROY:
             shielded = tuple(oid for oid in event.objects if board.state.object(oid).regeneration_shields > 0)
             if shielded:
-                found.append(replace(event, action=Action.REGENERATE, objects=shielded,
-                                     see_also=(*event.see_also, "419.6b")))
+                found.append(
+                    replace(event, action=Action.REGENERATE, objects=shielded, see_also=(*event.see_also, "419.6b"))
+                )
                 event = replace(event, objects=tuple(oid for oid in event.objects if oid not in shielded))
                 if not event.objects:
                     continue
@@ -573,9 +647,7 @@ def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
     enchanting or equipping nothing.
     """
     ceasing = {oid for e in events if e.action is Action.CEASE_TO_EXIST for oid in e.objects}
-    dying = {
-        oid for e in events if e.action in (Action.DESTROY, Action.PUT_INTO_GRAVEYARD) for oid in e.objects
-    }
+    dying = {oid for e in events if e.action in (Action.DESTROY, Action.PUT_INTO_GRAVEYARD) for oid in e.objects}
     unattached = {oid for e in events if e.action is Action.UNATTACH for oid in e.objects}
     regenerated = {oid for e in events if e.action is Action.REGENERATE for oid in e.objects}
     removed: dict[str, dict[str, int]] = {}

@@ -33,7 +33,10 @@ OPPONENT_CONTROLS = "qu'un adversaire contrôle"
 CONTROL_WORDS = {
     YOU_CONTROL: ("que vous contrôlez", "you control"),
     OPPONENT_CONTROLS: (
-        "qu'un adversaire contrôle", "que vous ne contrôlez pas", "an opponent controls", "you don't control",
+        "qu'un adversaire contrôle",
+        "que vous ne contrôlez pas",
+        "an opponent controls",
+        "you don't control",
     ),
 }
 

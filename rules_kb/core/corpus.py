@@ -117,8 +117,11 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
         with path.open("rb") as stream:
             raw = stream.read(MAX_MANIFEST_BYTES + 1)  # a device or a huge file stops here
         if len(raw) > MAX_MANIFEST_BYTES:
-            raise CorpusError(f"{path} est trop grand (plus de {spaced(MAX_MANIFEST_BYTES)} octets) ; un manifeste "
-                              "décrit ses documents en quelques kilo-octets.", str(path))
+            raise CorpusError(
+                f"{path} est trop grand (plus de {spaced(MAX_MANIFEST_BYTES)} octets) ; un manifeste "
+                "décrit ses documents en quelques kilo-octets.",
+                str(path),
+            )
         text = raw.decode("utf-8")
         # A text of at most MAX_LINE characters and MAX_DEPTH brackets can hold neither fault: the
         # bundled manifest is not scanned, and the lookup commands do not import the scanner.
@@ -167,9 +170,7 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
             if key not in entry:
                 raise CorpusError(f"{where} : la clé « {key} » manque.", str(path))
             if not isinstance(entry[key], str) or not entry[key].strip():
-                raise CorpusError(
-                    f"{where} : « {key} » doit être un texte non vide, pas {entry[key]!r}.", str(path)
-                )
+                raise CorpusError(f"{where} : « {key} » doit être un texte non vide, pas {entry[key]!r}.", str(path))
         if not _ID_RE.match(entry["id"]):
             raise CorpusError(
                 f"{where} : id « {entry['id']} » invalide (minuscules, chiffres, « . », « _ », « - »).",
@@ -191,9 +192,7 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
             )
         cites_edition = entry.get("cites_edition", "")
         if not isinstance(cites_edition, str):
-            raise CorpusError(
-                f"{where} : « cites_edition » doit être un texte, pas {cites_edition!r}.", str(path)
-            )
+            raise CorpusError(f"{where} : « cites_edition » doit être un texte, pas {cites_edition!r}.", str(path))
         file = folder / entry["file"]
         try:
             found = file.is_file()

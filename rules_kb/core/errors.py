@@ -169,4 +169,3 @@ class OutputError(RulesKbError):
 class ExportError(RulesKbError):
     """An export cannot be made as asked (unknown format, nothing selected,
     a rulebook without a folder…)."""
-

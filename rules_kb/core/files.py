@@ -47,7 +47,9 @@ def _through_link(target: Path, error: type[RulesKbError] = OutputError) -> Path
     return Path(os.path.realpath(target))
 
 
-def check_file_target(path: str | os.PathLike[str], force: bool = False, error: type[RulesKbError] = OutputError) -> Path:
+def check_file_target(
+    path: str | os.PathLike[str], force: bool = False, error: type[RulesKbError] = OutputError
+) -> Path:
     """``path`` as a :class:`~pathlib.Path` if a file may be written there.
 
     A symbolic link is followed (the file it leads to is the target).
@@ -115,7 +117,9 @@ def check_folder_target(path: str | os.PathLike[str], force: bool = False) -> Pa
                 str(target),
             )
         if not force:
-            raise OutputError(f"Le dossier « {target} » contient déjà un livre.", str(target)).with_remedy(Remedy.REPLACE)
+            raise OutputError(f"Le dossier « {target} » contient déjà un livre.", str(target)).with_remedy(
+                Remedy.REPLACE
+            )
     return target
 
 
@@ -133,7 +137,9 @@ def _keep_user_files(target: Path, files: Mapping[str, bytes]) -> None:
         written = set((target / BOOK_MARKER).read_text(encoding="utf-8", errors="replace").splitlines()[1:])
         extra = sorted(entry.name for entry in target.iterdir() if entry.name not in {BOOK_MARKER, *written, *files})
     except OSError as problem:
-        raise OutputError(f"Impossible de lire le dossier « {target} » : {describe_os_error(problem)}.", str(target)) from None
+        raise OutputError(
+            f"Impossible de lire le dossier « {target} » : {describe_os_error(problem)}.", str(target)
+        ) from None
     if extra:
         shown = ", ".join(f"« {name} »" for name in extra[:5]) + (" …" if len(extra) > 5 else "")
         raise OutputError(
@@ -197,7 +203,9 @@ def write_folder(path: str | os.PathLike[str], files: Mapping[str, bytes], force
     except OSError as problem:
         if old is not None and not target.exists():
             os.replace(old / "livre", target)  # put the old rulebook back
-        raise OutputError(f"Impossible d'écrire le dossier « {target} » : {describe_os_error(problem)}.", str(target)) from None
+        raise OutputError(
+            f"Impossible d'écrire le dossier « {target} » : {describe_os_error(problem)}.", str(target)
+        ) from None
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)

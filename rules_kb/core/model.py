@@ -46,7 +46,13 @@ class RecordKind(enum.Enum):
     RULING = (
         "ruling", "décision", ("décision", "décisions"), "rulings", ("decision", "décision", "decisions", "décisions"),
     )  # fmt: skip
-    FAQ_SECTION = ("faq-section", "section de FAQ", ("section de FAQ", "sections de FAQ"), "faq_sections", ("faq", "section"))
+    FAQ_SECTION = (
+        "faq-section",
+        "section de FAQ",
+        ("section de FAQ", "sections de FAQ"),
+        "faq_sections",
+        ("faq", "section"),
+    )
     COURSE = ("course", "cours", ("section de cours", "sections de cours"), "course", ("cours",))
 
     @classmethod
@@ -290,8 +296,7 @@ class CourseSection(NamedTuple):
     def text(self) -> str:
         """The paragraphs as plain text, list items on lines starting with "• "."""
         return "\n\n".join(
-            paragraph.text or "\n".join(f"• {item}" for item in paragraph.items)
-            for paragraph in self.paragraphs
+            paragraph.text or "\n".join(f"• {item}" for item in paragraph.items) for paragraph in self.paragraphs
         )
 
 

@@ -151,9 +151,7 @@ class RuleNumber(NamedTuple):
         else:
             index = SUBRULE_LETTERS.index(self.letter)
             if index + 1 < len(SUBRULE_LETTERS):
-                following.append(
-                    RuleNumber(self.chapter, self.section, self.rule, SUBRULE_LETTERS[index + 1])
-                )
+                following.append(RuleNumber(self.chapter, self.section, self.rule, SUBRULE_LETTERS[index + 1]))
         following.append(RuleNumber(self.chapter, self.section, self.rule + 1))
         if (self.section + 1) // 100 == self.chapter:
             following.append(RuleNumber(self.chapter, self.section + 1))

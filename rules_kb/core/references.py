@@ -119,9 +119,7 @@ _TITLE = r"""(?:\s*,?\s*(?P<title>["«“'](?:[^"«»“”\n]{1,90})["»”]))"
 
 _TOKEN_RE = re.compile(
     r"(?<![\w.,/{+\-])"
-    r"(?:(?P<keyword>" + KEYWORD + r")\s+(?:n°\s*)?)?"
-    + _NUMBER
-    + r"(?![\w/}])"
+    r"(?:(?P<keyword>" + KEYWORD + r")\s+(?:n°\s*)?)?" + _NUMBER + r"(?![\w/}])"
     r"(?:(?P<dash>\s*-\s*)(?P<to_letter>[a-z])(?!\w)"
     r"|(?P<to>\s*-\s*|\s+à\s+)(?P<m>\d{3}(?:\.\d+[a-z]?)?)(?![\w/}]))?"
     r"\.?(?:" + _TITLE + r")?",
@@ -191,7 +189,13 @@ def find_references(text: str) -> tuple[Reference, ...]:
             candidate = match["m"].lower()
             if _valid(candidate) and RuleNumber.parse(candidate) > RuleNumber.parse(first):
                 last, kind = candidate, ReferenceKind.RANGE
-        end = match.end("to_letter") if match["to_letter"] else match.end("m") if kind is ReferenceKind.RANGE else match.end("n")
+        end = (
+            match.end("to_letter")
+            if match["to_letter"]
+            else match.end("m")
+            if kind is ReferenceKind.RANGE
+            else match.end("n")
+        )
         start = match.start("keyword") if keyword else match.start("n")
         title = match["title"][1:-1].strip() if match["title"] else ""
         references.append(Reference(kind, text[start:end], start, end, first, last, title, malformed))

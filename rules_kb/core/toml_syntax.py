@@ -110,16 +110,23 @@ def refused(text: str) -> tuple[str, int] | None:
     for number, line in enumerate(text.split("\n"), start=1):
         if len(line) > MAX_LINE:
             size, limit = spaced(len(line)), spaced(MAX_LINE)
-            return (f"ligne de {size} caractères ; au plus {limit} par ligne "
-                    "(une clé ou une valeur trop longue) : raccourcissez-la.", number)
+            return (
+                (
+                    f"ligne de {size} caractères ; au plus {limit} par ligne "
+                    "(une clé ou une valeur trop longue) : raccourcissez-la."
+                ),
+                number,
+            )
     depth = 0
     for token in _TOKENS.finditer(text):
         kind = token.group()
         if kind in ("[", "{"):
             depth += 1
             if depth > MAX_DEPTH:
-                return (f"listes ou tables imbriquées sur plus de {MAX_DEPTH} niveaux ; simplifiez le fichier.",
-                        text.count("\n", 0, token.start()) + 1)
+                return (
+                    f"listes ou tables imbriquées sur plus de {MAX_DEPTH} niveaux ; simplifiez le fichier.",
+                    text.count("\n", 0, token.start()) + 1,
+                )
         elif kind in ("]", "}"):
             depth = max(depth - 1, 0)
     return None

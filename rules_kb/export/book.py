@@ -33,6 +33,18 @@ from dataclasses import replace
 from datetime import datetime
 from importlib import resources
 
+from rules_kb.core.model import (
+    DocumentKind,
+    RecordKind,
+    Rule,
+    card_node,
+    glossary_node,
+    record_nodes,
+    rule_node,
+    ruling_nodes,
+)
+from rules_kb.core.numbers import RuleNumber
+from rules_kb.core.text import fold
 from rules_kb.export.book_index import INDEX_SCRIPT, SEARCH_SCRIPT, IndexEntry, glossary_entry, index_script, rule_entry
 from rules_kb.export.excerpt import (
     Paragraph,
@@ -47,8 +59,8 @@ from rules_kb.export.excerpt import (
 from rules_kb.export.html import (
     add_card,
     add_glossary_entry,
-    add_part,
     add_paragraph,
+    add_part,
     add_rule_head,
     add_rule_text,
     append_text,
@@ -56,18 +68,6 @@ from rules_kb.export.html import (
     new_page,
     serialise,
 )
-from rules_kb.core.model import (
-    DocumentKind,
-    RecordKind,
-    Rule,
-    card_node,
-    glossary_node,
-    record_nodes,
-    rule_node,
-    ruling_nodes,
-)
-from rules_kb.core.numbers import RuleNumber
-from rules_kb.core.text import fold
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import describe, rule_links, term_users
 
@@ -203,7 +203,11 @@ class _Book:
                 name = rules_page(edition, chapter)
                 label = f"{chapter}" if edition == self.kb.default_edition else f"{chapter} ({edition})"
                 head = self.kb.rule(str(chapter), edition)
-                hint = f"Chapitre {chapter}" + (f"\u00a0: {head.title}" if head and head.title else "") + f" (édition {edition})"
+                hint = (
+                    f"Chapitre {chapter}"
+                    + (f"\u00a0: {head.title}" if head and head.title else "")
+                    + f" (édition {edition})"
+                )
                 if name == page:
                     element(nav, "strong", label, title=hint, aria_current="page")
                 else:
@@ -212,7 +216,9 @@ class _Book:
             element(nav, "a", "Glossaire", href=GLOSSARY)
         for document in self.kb.documents:
             if document.kind in (DocumentKind.FAQ, DocumentKind.COURSE):
-                element(nav, "a", "FAQ" if document.kind is DocumentKind.FAQ else "Cours", href=self.document_page(document))
+                element(
+                    nav, "a", "FAQ" if document.kind is DocumentKind.FAQ else "Cours", href=self.document_page(document)
+                )
 
     def document_page(self, document) -> str:
         return document_page(document.id)
@@ -236,19 +242,28 @@ class _Book:
 
     def footer(self, body) -> None:
         footer = element(body, "footer", "", "colophon")
-        element(footer, "p", f"Livre exporté par rules-kb le {exported_label(self.now)} ; textes tels que les documents sources les impriment.")
+        element(
+            footer,
+            "p",
+            f"Livre exporté par rules-kb le {exported_label(self.now)} ; textes tels que les documents sources les impriment.",
+        )
 
     def article(self, parent, rule: Rule, page: str) -> None:
         node = rule_node(rule)
         depth = min(int(rule.level), 3)
         anchor = self.places[node][1]
-        article = element(parent, "article", "", f"rule depth-{depth}", id=anchor, data_number=rule.number, data_edition=rule.edition)
+        article = element(
+            parent, "article", "", f"rule depth-{depth}", id=anchor, data_number=rule.number, data_edition=rule.edition
+        )
         add_rule_head(article, rule, f"ligne {rule.source.line_start}")
         add_rule_text(article, rule, tuple(self.text(node, part, page, terms=True) for part in paragraphs(rule.text)))
         for example in rule.examples:
             add_paragraph(article, self.text(node, example, page), "p", "example", "Exemple :")
         links = rule_links(self.kb, rule)
-        others = [(link.node, f"{link.record.number} ({link.record.edition}, {link.score:.0%})") for link in links.counterparts]
+        others = [
+            (link.node, f"{link.record.number} ({link.record.edition}, {link.score:.0%})")
+            for link in links.counterparts
+        ]
         others += [(rule_node(v.rule), f"{v.rule.number} ({v.rule.edition})") for v in links.versions]
         if others:
             line = element(article, "p", "Autres éditions : ", "cited-by")
@@ -276,7 +291,12 @@ class _Book:
         root, body = self.page(f"{title} — règles {edition}", name)
         element(body, "h1", title)
         documents = sorted({rule.source.document for rule in rules})
-        element(body, "p", f"Édition {edition} — " + " ; ".join(self.documents[d].title for d in documents if d in self.documents), "from")
+        element(
+            body,
+            "p",
+            f"Édition {edition} — " + " ; ".join(self.documents[d].title for d in documents if d in self.documents),
+            "from",
+        )
         main = element(body, "main")
         for rule in sorted(rules, key=lambda r: RuleNumber.parse(r.number)):
             self.article(main, rule, name)
@@ -331,7 +351,9 @@ class _Book:
             for part in paragraphs(info.introduction):
                 element(body, "p", part)
         quoted = self.quoted.get(document.id, [])
-        sections = [(n, s) for n, s in record_nodes(self.kb.corpus, RecordKind.FAQ_SECTION).items() if s.faq == document.id]
+        sections = [
+            (n, s) for n, s in record_nodes(self.kb.corpus, RecordKind.FAQ_SECTION).items() if s.faq == document.id
+        ]
         if sections:
             element(body, "h2", "Notes générales")
         placed: set[str] = set()
@@ -375,7 +397,9 @@ class _Book:
         for node, section in record_nodes(self.kb.corpus, RecordKind.COURSE).items():
             if section.course != document.id:
                 continue
-            box = add_part(body, "course-section", self.places[node][1], section.title, "h2" if section.level == 1 else "h3")
+            box = add_part(
+                body, "course-section", self.places[node][1], section.title, "h2" if section.level == 1 else "h3"
+            )
             for paragraph in section.paragraphs:
                 if paragraph.text:
                     add_paragraph(box, self.text(node, paragraph.text, name))
@@ -403,14 +427,23 @@ class _Book:
                 page = rules_page(edition, chapter)
                 head = self.kb.rule(str(chapter), edition)
                 item = element(contents, "li")
-                title = f"{chapter}. {head.title}" if head and head.title else _CHAPTER_TITLES_MISSING.format(chapter=chapter)
+                title = (
+                    f"{chapter}. {head.title}"
+                    if head and head.title
+                    else _CHAPTER_TITLES_MISSING.format(chapter=chapter)
+                )
                 element(item, "a", title, href=page)
                 sections = [r for r in chapters[chapter] if RuleNumber.parse(r.number).level == 1]
                 if sections:
                     inner = element(item, "ul")
                     for section in sections:
                         entry = element(inner, "li")
-                        element(entry, "a", f"{section.number} {section.title}".strip(), href=f"{page}#{self.places[rule_node(section)][1]}")
+                        element(
+                            entry,
+                            "a",
+                            f"{section.number} {section.title}".strip(),
+                            href=f"{page}#{self.places[rule_node(section)][1]}",
+                        )
                         self.titled_rules(entry, section, chapters[chapter], page)
         element(body, "h2", "Glossaire, FAQ et cours")
         listing = element(body, "ul")
@@ -427,7 +460,11 @@ class _Book:
 
     def titled_rules(self, item, section: Rule, rules: list[Rule], page: str) -> None:
         """Under a section of the table of contents, its rules that have a title (502's keywords)."""
-        titled = [r for r in rules if r.title and RuleNumber.parse(r.number).level == 2 and r.number.split(".")[0] == section.number]
+        titled = [
+            r
+            for r in rules
+            if r.title and RuleNumber.parse(r.number).level == 2 and r.number.split(".")[0] == section.number
+        ]
         if not titled:
             return
         listing = element(item, "ul", "", "titled")
@@ -478,4 +515,3 @@ def build_book(kb: KnowledgeBase, now: datetime | None = None) -> dict[str, byte
     time shown (default: now)."""
     when = (now or datetime.now().astimezone()).replace(second=0, microsecond=0)
     return _Book(kb, when).pages()
-

@@ -39,8 +39,56 @@ SEARCH_SCRIPT = "livre.js"
 
 #: Words too common to search for (folded); one-letter words are never indexed either.
 STOP = frozenset(
-    "les des une aux est sont qui que quoi dont par pour sur dans avec sans ses son sa leur leurs "
-    "cette cet ces elle elles ils lui ont peut etre ete fait ne pas plus ou et la le de du un en au il se ce".split()
+    [
+        "les",
+        "des",
+        "une",
+        "aux",
+        "est",
+        "sont",
+        "qui",
+        "que",
+        "quoi",
+        "dont",
+        "par",
+        "pour",
+        "sur",
+        "dans",
+        "avec",
+        "sans",
+        "ses",
+        "son",
+        "sa",
+        "leur",
+        "leurs",
+        "cette",
+        "cet",
+        "ces",
+        "elle",
+        "elles",
+        "ils",
+        "lui",
+        "ont",
+        "peut",
+        "etre",
+        "ete",
+        "fait",
+        "ne",
+        "pas",
+        "plus",
+        "ou",
+        "et",
+        "la",
+        "le",
+        "de",
+        "du",
+        "un",
+        "en",
+        "au",
+        "il",
+        "se",
+        "ce",
+    ]
 )
 #: Characters of an entry's first words shown in a result.
 FIRST_WORDS = 60
@@ -115,8 +163,13 @@ def index_data(entries: list[IndexEntry], edition: str) -> dict:
     page_number = {page: position for position, page in enumerate(pages)}
     rows = [
         [
-            entry.kind, entry.label, entry.title, entry.edition, page_number[entry.page],
-            "" if entry.kind == "r" and entry.anchor == rule_anchor(entry.label) else entry.anchor, entry.first,
+            entry.kind,
+            entry.label,
+            entry.title,
+            entry.edition,
+            page_number[entry.page],
+            "" if entry.kind == "r" and entry.anchor == rule_anchor(entry.label) else entry.anchor,
+            entry.first,
             "".join(_code(place[word], width) for word in entry.words),
         ]
         for entry in entries
@@ -130,7 +183,7 @@ def index_data(entries: list[IndexEntry], edition: str) -> dict:
 def index_script(entries: list[IndexEntry], edition: str) -> bytes:
     """The file :data:`INDEX_SCRIPT`: ``window.RULES_KB_INDEX = {…};`` (UTF-8)."""
     data = json.dumps(index_data(entries, edition), ensure_ascii=False, separators=(",", ":"))
-    return f"window.RULES_KB_INDEX = {data};\n".encode("utf-8")
+    return f"window.RULES_KB_INDEX = {data};\n".encode()
 
 
 def read_index(script: bytes) -> dict:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules_kb.export.excerpt import Excerpt, Paragraph, RulingEntry
 from rules_kb.core.shapes import card_dict, diff_list, glossary_entry_dict, rule_dict, ruling_dict
+from rules_kb.export.excerpt import Excerpt, Paragraph, RulingEntry
 
 #: The value of ``"format"``; ``"version"`` changes only if a key is renamed or removed.
 FORMAT = "rules-kb-export"
@@ -29,7 +29,9 @@ def paragraph_list(paragraph: Paragraph) -> list[dict[str, Any]]:
 
 
 def _rulings(rulings: tuple[RulingEntry, ...]) -> list[dict[str, Any]]:
-    return [{**ruling_dict(entry.ruling), "why": entry.why, "paragraph": paragraph_list(entry.text)} for entry in rulings]
+    return [
+        {**ruling_dict(entry.ruling), "why": entry.why, "paragraph": paragraph_list(entry.text)} for entry in rulings
+    ]
 
 
 def excerpt_dict(excerpt: Excerpt) -> dict[str, Any]:
@@ -66,7 +68,13 @@ def excerpt_dict(excerpt: Excerpt) -> dict[str, Any]:
                 "rulings": _rulings(entry.rulings),
                 "cards": list(entry.cards),
                 "counterparts": [
-                    {"number": rule.number, "edition": rule.edition, "score": score, "title": rule.title, "text": rule.text}
+                    {
+                        "number": rule.number,
+                        "edition": rule.edition,
+                        "score": score,
+                        "title": rule.title,
+                        "text": rule.text,
+                    }
                     for rule, score in entry.counterparts
                 ],
                 "versions": [
@@ -92,12 +100,16 @@ def excerpt_dict(excerpt: Excerpt) -> dict[str, Any]:
             }
             for item in excerpt.glossary
         ],
-        "cards": [{**card_dict(item.card), "anchor": item.anchor, "rulings": _rulings(item.rulings)} for item in excerpt.cards],
+        "cards": [
+            {**card_dict(item.card), "anchor": item.anchor, "rulings": _rulings(item.rulings)} for item in excerpt.cards
+        ],
         "notes": [
             {
                 "number": note.number,
                 "reference": note.reference,
-                "rules": [{"number": r.number, "edition": r.edition, "title": r.title, "text": r.text} for r in note.rules],
+                "rules": [
+                    {"number": r.number, "edition": r.edition, "title": r.title, "text": r.text} for r in note.rules
+                ],
             }
             for note in excerpt.notes
         ],

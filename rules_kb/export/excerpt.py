@@ -413,7 +413,10 @@ def build_excerpt(
     )
     cards = []
     for card in selection.cards:
-        pairs = [(edge.target, kb.record(edge.target), "card") for edge in graph.outgoing(card_node(card), Relation.HAS_RULING)]
+        pairs = [
+            (edge.target, kb.record(edge.target), "card")
+            for edge in graph.outgoing(card_node(card), Relation.HAS_RULING)
+        ]
         cards.append(CardItem(card, anchors[card_node(card)], rulings_of(p for p in pairs if p[1] is not None)))
     notes = tuple(resolver.notes.values())
     document_ids = [rule.quoted_from or rule.source.document for rule in selection.rules]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from lxml import etree
 from lxml import html as lxml_html
 
+from rules_kb.core.model import Rule
 from rules_kb.export.excerpt import (
     CardItem,
     Excerpt,
@@ -31,7 +32,6 @@ from rules_kb.export.excerpt import (
     exported_label,
     version_label,
 )
-from rules_kb.core.model import Rule
 
 #: The style of every page: screen, phone (narrow) and print (A4).
 CSS = """
@@ -100,7 +100,9 @@ footer.colophon { margin-top: 3rem; color: var(--muted); font-size: .8rem; borde
 
 #: What XML (and so lxml) refuses in a text or an attribute: C0 controls but
 #: tab and line breaks, lone surrogates, U+FFFE and U+FFFF.
-_NOT_XML = {**dict.fromkeys((*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF), 0xFFFD)}
+_NOT_XML = {
+    **dict.fromkeys((*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF), 0xFFFD)
+}
 
 
 def xml_text(text: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from rules_kb.core.model import Rule
 from rules_kb.export.excerpt import (
     Excerpt,
     Paragraph,
@@ -21,7 +22,6 @@ from rules_kb.export.excerpt import (
     exported_label,
     version_label,
 )
-from rules_kb.core.model import Rule
 
 _SPECIAL_RE = re.compile(r"([\\`*_<>~&|]|\](?=[(\[:]))")
 _MARKER_RE = re.compile(r"^(\s*)([#+=-]|\d+(?=[.)](?:\s|$)))", re.MULTILINE)
@@ -121,7 +121,9 @@ def to_markdown(excerpt: Excerpt) -> str:
     if header.annotated:
         blocks.append("**Sélection :** " + escape(" ; ".join(item.label for item in header.selection)))
         documents = " ; ".join(f"{d.title} ({d.date})" for d in header.documents)
-        blocks.append(f"**Éditions :** {escape(', '.join(header.editions) or '—')} — **Documents :** {escape(documents or '—')}")
+        blocks.append(
+            f"**Éditions :** {escape(', '.join(header.editions) or '—')} — **Documents :** {escape(documents or '—')}"
+        )
         blocks.append(f"**Exporté le** {exported_label(header.exported)} par rules-kb")
     if header.note:
         note = "\n\n".join(escape(part) for part in header.note.split("\n\n"))

@@ -272,7 +272,9 @@ class _Collector:
         rule = found.rule
         rules = self.subtree(rule)
         below = len(rules) - 1
-        label = f"règle {rule.number}" + (f" et ses {below} sous-règles" if below > 1 else " et sa sous-règle" if below else "")
+        label = f"règle {rule.number}" + (
+            f" et ses {below} sous-règles" if below > 1 else " et sa sous-règle" if below else ""
+        )
         self.add("rule", rule.number, label, rules)
 
     def range(self, item: NumberItem) -> None:
@@ -405,7 +407,9 @@ def select(kb: KnowledgeBase, request: SelectionRequest) -> Selection:
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
     if request.is_empty:
-        raise SelectionError("Rien à exporter : donnez des numéros de règles (420.5, 418.5a-i).").with_remedy(Remedy.SELECT)
+        raise SelectionError("Rien à exporter : donnez des numéros de règles (420.5, 418.5a-i).").with_remedy(
+            Remedy.SELECT
+        )
     collector = _Collector(kb, request.edition)
     for item in parse_items(request.items):
         (collector.range if item.is_range else collector.number)(item)
@@ -419,5 +423,7 @@ def select(kb: KnowledgeBase, request: SelectionRequest) -> Selection:
         collector.question(question, request.limit or _QUESTION_LIMIT)
     selection = collector.selection()
     if not (selection.rules or selection.glossary or selection.cards):
-        raise SelectionError(" ".join(selection.warnings) + " Rien à exporter : essayez d'autres mots, ou des numéros de règles.")
+        raise SelectionError(
+            " ".join(selection.warnings) + " Rien à exporter : essayez d'autres mots, ou des numéros de règles."
+        )
     return selection

@@ -45,7 +45,29 @@ THRESHOLD = 85.0
 SUGGESTED = 50.0
 #: Words a query may leave out or add: the articles and prepositions of headwords
 #: ("Etape de dégagement" is typed "etape degagement").
-SMALL_WORDS = frozenset(["a", "au", "aux", "d", "de", "des", "du", "en", "et", "l", "la", "le", "les", "un", "une", "ou", "par", "pour", "sur"])
+SMALL_WORDS = frozenset(
+    [
+        "a",
+        "au",
+        "aux",
+        "d",
+        "de",
+        "des",
+        "du",
+        "en",
+        "et",
+        "l",
+        "la",
+        "le",
+        "les",
+        "un",
+        "une",
+        "ou",
+        "par",
+        "pour",
+        "sur",
+    ]
+)
 #: Shortest shortened word standing for the word it starts ("max" for "maximale").
 SHORTENED = 3
 #: Lowest share of an entry's words a word match must cover ("tampon" is half of "Tampon horaire").
@@ -233,7 +255,9 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
             raise UnknownTermError(query.strip(), close)
         best, match, score = glossary.entries[top], "approx", round(top_score, 1)
         understood = f"{query.strip()} → {best.term} (faute de frappe ? similarité {score:.0f} %)"
-    others = [position for _, position in by_words] + [position for entry_score, position in ranked if entry_score >= THRESHOLD]
+    others = [position for _, position in by_words] + [
+        position for entry_score, position in ranked if entry_score >= THRESHOLD
+    ]
     alternatives = tuple(
         entry for entry in dict.fromkeys(glossary.entries[position] for position in others) if entry != best
     )[:_MAX_ALTERNATIVES]

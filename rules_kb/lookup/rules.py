@@ -11,7 +11,8 @@ entry, for ``define``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from rules_kb.build.graph import Relation
@@ -114,7 +115,7 @@ class Lookup(NamedTuple):
     notes: tuple[Note, ...]
     versions: tuple[Rule, ...] = ()
     version_subrules: tuple[tuple[Rule, ...], ...] = ()
-    documents: dict[str, Document] = {}
+    documents: Mapping[str, Document] = MappingProxyType({})
     links: RuleLinks | None = None
 
 
@@ -193,7 +194,9 @@ def _lookup(kb: KnowledgeBase, rule: Rule, canonical: str, misprinted: tuple[Rul
             f"{kb.default_edition}, tel que la FAQ le cite."
         ))  # fmt: skip
     for other in misprinted:
-        notes.append(Note(f"Le numéro {canonical} est aussi imprimé par erreur sur la règle {other.number}.", other.number))
+        notes.append(
+            Note(f"Le numéro {canonical} est aussi imprimé par erreur sur la règle {other.number}.", other.number)
+        )
     ancestors = []
     parent = rule.parent
     while parent:
@@ -212,7 +215,9 @@ def _lookup(kb: KnowledgeBase, rule: Rule, canonical: str, misprinted: tuple[Rul
         and (other := kb.rule(rule.number, other_edition)) is not None
         and (other.quoted_from or rule.quoted_from)
     )
-    version_subrules = tuple(tuple(kb.rule(child, version.edition) for child in version.children) for version in versions)
+    version_subrules = tuple(
+        tuple(kb.rule(child, version.edition) for child in version.children) for version in versions
+    )
     documents = {
         document.id: document
         for record in (rule, *versions)
@@ -248,13 +253,15 @@ def rule_links(kb: KnowledgeBase, rule: Rule) -> RuleLinks:
     """The :class:`RuleLinks` of ``rule`` in ``kb``'s graph."""
     graph = kb.graph
     node = rule_node(rule)
-    target = lambda edge: edge.target  # noqa: E731
-    source = lambda edge: edge.source  # noqa: E731
+    target = lambda edge: edge.target
+    source = lambda edge: edge.source
     incoming_cites = graph.incoming(node, Relation.CITES)
     cites = _links(kb, graph.outgoing(node, Relation.CITES), target)
     cited_by = _links(kb, incoming_cites, source)
     terms = tuple(
-        sorted(_links(kb, graph.outgoing(node, Relation.USES_TERM), target), key=lambda link: link.record.term.casefold())
+        sorted(
+            _links(kb, graph.outgoing(node, Relation.USES_TERM), target), key=lambda link: link.record.term.casefold()
+        )
     )
     # the texts of this number: this rule and its versions, for FAQ rulings and cards
     same = [node, *(e.target for e in graph.outgoing(node, Relation.VERSION_OF))]

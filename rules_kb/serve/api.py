@@ -123,7 +123,6 @@ OPENAPI = Operation(
 )  # fmt: skip
 
 
-
 def without_cli_notes(operation: Operation) -> Operation:
     """``operation`` with its parameters' help freed of what only the command line
     means (« (« - » : lue sur l'entrée standard) » in ``ask``'s ``question``): a
@@ -135,7 +134,11 @@ def without_cli_notes(operation: Operation) -> Operation:
 #: Every operation the API serves: those of :data:`rules_kb.operations.OPERATIONS` with an
 #: ``http``, then the HTTP-only ones.
 OPERATIONS: tuple[Operation, ...] = (
-    *(without_cli_notes(op) for op in operations.OPERATIONS if op.http), SUGGEST, EXAMPLES, EXAMPLE, OPENAPI,
+    *(without_cli_notes(op) for op in operations.OPERATIONS if op.http),
+    SUGGEST,
+    EXAMPLES,
+    EXAMPLE,
+    OPENAPI,
 )
 #: :data:`OPERATIONS` by name.
 BY_NAME: dict[str, Operation] = {operation.name: operation for operation in OPERATIONS}
@@ -173,7 +176,9 @@ def _where(operation: Operation) -> Callable[[Parameter], str]:
     """How the messages of :func:`rules_kb.operations.arguments` name a parameter of
     ``operation`` (mid-sentence: :func:`_checked` capitalises a message's first letter)."""
     return lambda param: (
-        "le corps de la requête" if place(operation, param) == "body" else f"le paramètre « {param.name_on(Front.HTTP)} »"
+        "le corps de la requête"
+        if place(operation, param) == "body"
+        else f"le paramètre « {param.name_on(Front.HTTP)} »"
     )
 
 
@@ -216,9 +221,13 @@ def read(operation: Operation, query, path: Mapping[str, str] | None = None, bod
     elsewhere = tuple(param for param in params if place(operation, param) != "query")
     where = _where(operation)
     if not in_query and (unknown := next(iter(query), None)) is not None:  # the operations' message would list none
-        raise BadRequest(f"Paramètre inconnu pour {operation.http[1]} : « {str(unknown)[:40]} » ; cette adresse n'en prend aucun.")
+        raise BadRequest(
+            f"Paramètre inconnu pour {operation.http[1]} : « {str(unknown)[:40]} » ; cette adresse n'en prend aucun."
+        )
     # Named by its address in the messages (« Paramètre inconnu pour /api/search »), not by its MCP tool.
-    checked = _checked(replace(operation, name=operation.http[1], tool=None, params=in_query), _query(query, in_query), where)
+    checked = _checked(
+        replace(operation, name=operation.http[1], tool=None, params=in_query), _query(query, in_query), where
+    )
     given: dict[str, Any] = {}
     for param in elsewhere:
         name = param.name_on(Front.HTTP)
@@ -244,9 +253,13 @@ def scenario_text(body: bytes) -> str:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise BadRequest(f"Le scénario n'est pas en UTF-8 (octet {error.start + 1}) : envoyez le texte TOML en UTF-8.") from None
+        raise BadRequest(
+            f"Le scénario n'est pas en UTF-8 (octet {error.start + 1}) : envoyez le texte TOML en UTF-8."
+        ) from None
     if not text.strip():
-        raise BadRequest("Le scénario est vide : envoyez le texte TOML d'un scénario (partez d'un exemple : /api/examples).")
+        raise BadRequest(
+            "Le scénario est vide : envoyez le texte TOML d'un scénario (partez d'un exemple : /api/examples)."
+        )
     return text
 
 
@@ -302,7 +315,13 @@ def _names(kb) -> tuple[tuple[str, dict], ...]:
     def build():
         found: dict[str, tuple[str, dict]] = {}
         for rule in kb.rules(kb.default_edition):
-            hit = {"kind": "rule", "id": rule.number, "edition": rule.edition, "title": rule.title, "snippet": rule.text[:120]}
+            hit = {
+                "kind": "rule",
+                "id": rule.number,
+                "edition": rule.edition,
+                "title": rule.title,
+                "snippet": rule.text[:120],
+            }
             found.setdefault(f"rule:{rule.number}", (rule.number, hit))
         for entry in kb.records(RecordKind.GLOSSARY):
             hit = {"kind": "glossary", "id": entry.term, "edition": entry.edition, "title": entry.term, "snippet": ""}
@@ -388,14 +407,21 @@ def _path_item(operation: Operation) -> dict[str, Any]:
                          "content": {"application/json": {"schema": {"type": "object"}}}}}  # fmt: skip
     for code, what in _ERRORS.items():
         if code != "413" or body is not None:
-            responses[code] = {"description": f"{what} : {{\"error\": {{\"type\", \"message\"}}}}, message en français.", **error}
+            responses[code] = {
+                "description": f'{what} : {{"error": {{"type", "message"}}}}, message en français.',
+                **error,
+            }
     item: dict[str, Any] = {"operationId": operation.name, "summary": operation.summary,
                             "description": operation.description, "parameters": parameters}  # fmt: skip
     if body is not None:
         media = BODIES[operation.name][1]
         # Required on HTTP although not in the declaration: the body is the only way to give a
         # scenario here (MCP may name an example instead); an empty body is a 400.
-        item["requestBody"] = {"required": True, "description": body.help, "content": {media: {"schema": operations.json_schema(body)}}}
+        item["requestBody"] = {
+            "required": True,
+            "description": body.help,
+            "content": {media: {"schema": operations.json_schema(body)}},
+        }
     item["responses"] = responses
     return item
 

@@ -47,7 +47,9 @@ def _unknown_api() -> str:
     declared operations, :data:`rules_kb.serve.api.OPERATIONS`)."""
     from rules_kb.serve import api
 
-    addresses = ", ".join(("" if method == "GET" else f"{method} ") + path for method, path in (op.http for op in api.OPERATIONS))
+    addresses = ", ".join(
+        ("" if method == "GET" else f"{method} ") + path for method, path in (op.http for op in api.OPERATIONS)
+    )
     return f"Adresse inconnue de l'API. Adresses : {addresses} (décrites dans /api/openapi.json et le README)."
 
 

@@ -111,7 +111,7 @@ _REMEDIES: dict[Remedy, Callable[[str, Any], str]] = {
     Remedy.SEARCH_RULE: lambda text, error: text + " Essayez l'outil search_rules avec des mots de la règle.",
     Remedy.SEARCH_TERM: lambda text, error: text + f" Essayez aussi l'outil search_rules avec « {error.term} ».",
     Remedy.SEARCH_CARD: lambda text, error: (
-        text + f" Essayez aussi l'outil search_rules avec « {error.name} » et kinds [\"carte\"]."
+        text + f' Essayez aussi l\'outil search_rules avec « {error.name} » et kinds ["carte"].'
     ),
     Remedy.LIST_EXAMPLES: lambda text, error: text,
     Remedy.START_FROM_EXAMPLE: lambda text, error: text + f" Pour partir d'un exemple : {_EXAMPLES}.",
@@ -237,7 +237,7 @@ def arguments(tool: Tool, given: Any) -> dict[str, Any]:
     first, to say « argument », as MCP does, where the operations say
     « paramètre »."""
     if given is not None and not isinstance(given, dict):
-        raise ArgumentError(f"Les arguments de {tool.name} forment un objet JSON : {{\"nom\": valeur, …}}.")
+        raise ArgumentError(f'Les arguments de {tool.name} forment un objet JSON : {{"nom": valeur, …}}.')
     names = [param.name_on(Front.MCP) for param in tool.params]
     if unknown := [name for name in given or {} if name not in names]:
         raise ArgumentError(
@@ -245,7 +245,10 @@ def arguments(tool: Tool, given: Any) -> dict[str, Any]:
         )
     try:
         return operations.arguments(
-            tool.operation, Front.MCP, given, where=lambda param: f"l'argument « {param.name_on(Front.MCP)} » de {tool.name}"
+            tool.operation,
+            Front.MCP,
+            given,
+            where=lambda param: f"l'argument « {param.name_on(Front.MCP)} » de {tool.name}",
         )
     except ArgumentError as error:  # the argument is named mid-sentence: the message starts with a capital
         text = str(error)
@@ -337,7 +340,9 @@ def server(kb: KnowledgeBase):
                 )
                 result = Result({"error": {"type": "InternalError", "message": text}}, True, text)
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=result.text)], structured_content=result.data, is_error=result.error
+            content=[types.TextContent(type="text", text=result.text)],
+            structured_content=result.data,
+            is_error=result.error,
         )
 
     return Server(

@@ -88,7 +88,9 @@ def _card_names(kb) -> dict[str, str]:
     """The FAQ's card names, by their folded form."""
     from rules_kb.core.model import RecordKind
 
-    return kb.cached("serve-card-names", lambda: {_folded(card.name): card.name for card in kb.records(RecordKind.CARD)})
+    return kb.cached(
+        "serve-card-names", lambda: {_folded(card.name): card.name for card in kb.records(RecordKind.CARD)}
+    )
 
 
 def destination(kb, text: str) -> str:
@@ -124,7 +126,9 @@ def destination(kb, text: str) -> str:
 def hit_href(hit: dict) -> str:
     """The page of a search hit (:func:`rules_kb.serialize.hit_dict`)."""
     if hit["kind"] == "rule":
-        return f"/regle/{quote(hit['id'])}" + (f"?{urlencode({'edition': hit['edition']})}" if hit.get("edition") else "")
+        return f"/regle/{quote(hit['id'])}" + (
+            f"?{urlencode({'edition': hit['edition']})}" if hit.get("edition") else ""
+        )
     if hit["kind"] == "glossary":
         return "/definition?" + urlencode({"terme": hit["title"]})
     if hit["kind"] in ("card", "ruling"):
@@ -332,14 +336,24 @@ def rule(request):
     if data["context"]:
         trail = element(main, "nav", "", "breadcrumb", aria_label="Contexte")
         for ancestor in data["context"]:
-            element(trail, "a", f"{ancestor['number']} {ancestor['title']}".strip(), href=rule_href(ancestor["number"], ancestor["edition"]))
+            element(
+                trail,
+                "a",
+                f"{ancestor['number']} {ancestor['title']}".strip(),
+                href=rule_href(ancestor["number"], ancestor["edition"]),
+            )
             append_text(trail, " › ")
     article = element(main, "article", "", "rule", data_number=found["number"], data_edition=found["edition"])
     heading = element(article, "h1")
     element(heading, "span", found["number"], "number")
     if found["title"]:
         append_text(heading, " " + found["title"])
-    element(article, "p", f"Édition {found['edition']} · {found['source']['document']}, ligne {found['source']['line_start']}", "muted")
+    element(
+        article,
+        "p",
+        f"Édition {found['edition']} · {found['source']['document']}, ligne {found['source']['line_start']}",
+        "muted",
+    )
     _linked_text(article, request.app.state.kb, found)
     for example in found["examples"]:
         element(article, "p", "Exemple : " + example, "example")
@@ -543,7 +557,9 @@ async def check_post(request):
         form = parse_qs(api.scenario_text(body), keep_blank_values=True)
         text = (form.get("scenario") or [""])[0]
         edition = api.parameter({name: values[0] for name, values in form.items()}, operations.EDITION)
-        report = await run_in_threadpool(api.check, request.app.state.kb, api.scenario_text(text.encode("utf-8")), edition)
+        report = await run_in_threadpool(
+            api.check, request.app.state.kb, api.scenario_text(text.encode("utf-8")), edition
+        )
     except RulesKbError as error:
         problem = error
     return _check_response(text, report, problem, examples())

@@ -47,7 +47,9 @@ def test_the_issues_queries_are_refused_in_french(kb, query):
         search(kb, query)
 
 
-@pytest.mark.parametrize("query", ['"blessures fatales', "(blessures) fatales", "blessures ^ fatales", "[blessures] {fatales}"])
+@pytest.mark.parametrize(
+    "query", ['"blessures fatales', "(blessures) fatales", "blessures ^ fatales", "[blessures] {fatales}"]
+)
 def test_other_signs_are_read_as_words(kb, query):
     assert search(kb, query, limit=3).hits
 
@@ -63,7 +65,11 @@ def test_any_search_answers_or_refuses_clearly(kb, query):
         assert len(result.hits) <= 3
 
 
-@given(text=st.one_of(st.text(max_size=30), st.sampled_from(_PIECES), st.from_regex(r"[1-9]\d{2}\.\d{4,5000}[a-z]?", fullmatch=True)))
+@given(
+    text=st.one_of(
+        st.text(max_size=30), st.sampled_from(_PIECES), st.from_regex(r"[1-9]\d{2}\.\d{4,5000}[a-z]?", fullmatch=True)
+    )
+)
 def test_any_rule_number_parses_or_is_refused(text):
     try:
         number = RuleNumber.parse(text)
@@ -102,7 +108,9 @@ def test_ask_keeps_its_rules_whatever_the_question(kb, question):
     assert answer.rules
 
 
-_HOSTILE = st.lists(st.sampled_from(["a", " ", "\x00", "\x01", "\x1b[31m", "\x7f", "\x85", "\ud800", "\ufffe", "[/b]", "é"]), max_size=8).map("".join)
+_HOSTILE = st.lists(
+    st.sampled_from(["a", " ", "\x00", "\x01", "\x1b[31m", "\x7f", "\x85", "\ud800", "\ufffe", "[/b]", "é"]), max_size=8
+).map("".join)
 
 
 @campaign(30)

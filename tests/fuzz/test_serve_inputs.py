@@ -56,7 +56,9 @@ def test_a_damaged_scenario_posted_gets_a_report_or_a_french_400(client, scenari
         error = answer.json()["error"]
         assert error["message"] and "Traceback" not in error["message"]
     form = {"content-type": "application/x-www-form-urlencoded"}
-    page = client.post("/verifier", content=f"scenario={quote(scenario, safe='')}&edition={quote(edition)}", headers=form)
+    page = client.post(
+        "/verifier", content=f"scenario={quote(scenario, safe='')}&edition={quote(edition)}", headers=form
+    )
     assert page.status_code < 500
 
 
