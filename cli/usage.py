@@ -16,7 +16,7 @@ import re
 
 import click
 
-from rules_kb.operations import MAX_TEXT, Front, Kind, Operation, Parameter
+from rules_kb.operations import Front, Kind, Operation, Parameter
 
 PROGRAM = "rules-kb"
 #: The path that stands for standard input (:data:`rules_kb.core.files.STDIN`).
@@ -91,13 +91,14 @@ def check_path(param: Parameter, path: str) -> None:
 
 
 def check_text(param: Parameter, text: str) -> None:
-    """Raise :class:`TextRefused` for a text longer than :data:`MAX_TEXT`,
-    :class:`click.UsageError` for one holding bytes that are not UTF-8."""
+    """Raise :class:`TextRefused` for a text longer than its declaration's
+    ``longest`` (:data:`MAX_TEXT` for most), :class:`click.UsageError` for one
+    holding bytes that are not UTF-8."""
     name, pronoun = _named(param)
-    if len(text) > MAX_TEXT:
+    if len(text) > param.longest:
         raise TextRefused(
             f"{name} est trop long{'ue' if pronoun == 'la' else ''} : {_number(len(text))} caractères, "
-            f"{_number(MAX_TEXT)} au plus ; raccourcissez-{pronoun}."
+            f"{_number(param.longest)} au plus ; raccourcissez-{pronoun}."
         )
     if problem := undecoded(text):
         raise click.UsageError(f"{name} {problem}")

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules_kb.operations import OPERATIONS, Front
+from rules_kb.operations import BY_NAME, OPERATIONS, Front
 
 # -- what each front publishes ---------------------------------------------------------------
 
@@ -115,12 +115,89 @@ def http_parameters(operation, tools: dict[str, dict], document: dict) -> dict[s
     return found
 
 
-# -- CLI: TO BE ADDED HERE -------------------------------------------------------------------
-# Another engineer adds the command line: a reader ``cli_parameters(operation, tools, document)``
-# (the last two unused) returning, by Python name, what Typer publishes (the click command's
-# parameters: their types' bounds, defaults, required), in the shape of :func:`_published`
-# (None when no command serves the operation), then ``Front.CLI: cli_parameters`` in READERS;
-# every test below then compares it with the other fronts.
+# -- the command line -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def commands() -> dict[str, object]:
+    """Each command's Click command, as Typer builds it from the declarations (by the command's words)."""
+    import click
+
+    from cli import app
+
+    root = app._click_command([])
+    found = {}
+    for name, command in root.commands.items():
+        if isinstance(command, click.Group):
+            found.update({f"{name} {sub}": below for sub, below in command.commands.items()})
+        else:
+            found[name] = command
+    return found
+
+
+def cli_parameters(operation, commands: dict, document: dict) -> dict[str, dict] | None:
+    """``operation``'s parameters on the command line, by Python name, as the Click command
+    Typer built says: its types' bounds, defaults, whether required. A text's length is the
+    declaration's there too, enforced before the command runs (:func:`cli.usage.check_values`,
+    tested below by sending one character more)."""
+    import click
+
+    command = commands[operation.name]
+    found = {}
+    for param in command.params:
+        if param.name in ("help",):
+            continue
+        declared = operation.param(param.name)
+        many = param.multiple or param.nargs == -1
+        kind = (
+            "flag"
+            if getattr(param, "is_flag", False)
+            else "texts"
+            if many and not declared.words
+            else ("integer" if isinstance(param.type, click.IntRange) else "text")
+        )
+        found[param.name] = {
+            "kind": kind,
+            "low": getattr(param.type, "min", None),
+            "high": getattr(param.type, "max", None),
+            "default": None if param.default in ((), None) or kind == "flag" and not param.default else param.default,
+            "required": param.required or bool(declared.instead),
+        }
+    return found
+
+
+def _cli_comparable(published: dict) -> dict:
+    """What the command line publishes of one parameter that another front also does."""
+    return {key: published[key] for key in ("kind", "low", "high", "default", "required")}
+
+
+@pytest.mark.parametrize("operation", [op for op in OPERATIONS if op.http or op.tool], ids=lambda op: op.name)
+def test_the_command_line_publishes_the_same_bounds_as_http_and_mcp(operation, commands, tools, document):
+    """The issue's acceptance: what ``list_tools`` says of a parameter is what ``--help`` says."""
+    line = cli_parameters(operation, commands, document)
+    assert set(line) == {param.name for param in operation.params_on(Front.CLI)}
+    compared = 0
+    for read in (http_parameters, mcp_parameters):
+        other = read(operation, tools, document) or {}
+        for name in line.keys() & other.keys():
+            theirs = dict(other[name])
+            if theirs["default"] in ([], None, False):
+                theirs["default"] = None
+            mine = _cli_comparable(line[name])
+            if theirs.get("body") or operation.param(name).instead:
+                mine.pop("required"), theirs.pop("required")
+            assert mine == {key: theirs[key] for key in mine}, (operation.name, name)
+            compared += 1
+    assert compared, operation.name
+
+
+def test_the_command_line_refuses_a_text_one_character_longer_than_declared(run_cli):
+    edition = BY_NAME["show"].param("edition")
+    longer = run_cli("show", "420.5c", "--edition", "2" * (edition.longest + 1))
+    assert longer.exit_code == 1 and f"{edition.longest} au plus" in longer.error
+    at_limit = run_cli("show", "420.5c", "--edition", "2" * edition.longest)
+    assert "au plus" not in at_limit.error
+
 
 #: How to read each front.
 READERS = {Front.HTTP: http_parameters, Front.MCP: mcp_parameters}
