@@ -501,7 +501,12 @@ def run(args: list[str] | None = None) -> int:
 
 
 def main(args: list[str] | None = None) -> int:
-    """Entry point of the ``rules-kb`` script; exits with the exit code."""
+    """Entry point of the ``rules-kb`` script; exits with the exit code. The garbage
+    collector is paused while modules load, then runs again for the command
+    (:func:`cli.commands.collecting`)."""
+    import gc
+
+    gc.disable()
     try:
         code = run(args)
         sys.stdout.flush()

@@ -21,6 +21,7 @@ holding bytes that are not UTF-8 (exit code 2), and paths no system takes
 """
 
 import enum
+import gc
 import inspect
 import re
 import sys
@@ -90,6 +91,14 @@ def _annotation(param: Parameter) -> tuple[Any, Any]:
     return Annotated[str | None, info], param.default
 
 
+def collecting() -> None:
+    """The command line is read: what the start loaded stays (``gc.freeze``), and
+    the garbage collector, paused by :func:`cli.app.main` while Python modules load
+    (a start collects for nothing: its objects live on), runs again for the command."""
+    gc.freeze()
+    gc.enable()
+
+
 def _offering(values: tuple[str, ...]) -> Callable[[str], list[str]]:
     """A Typer completion callback offering those of ``values`` that start with what is typed."""
 
@@ -136,6 +145,7 @@ def _command(operation: Operation, handler: Callable[[SimpleNamespace], int]) ->
         )
 
     def command(**given: Any) -> None:
+        collecting()
         try:
             options = _options(operation, given)
         except usage.TextRefused as refused:  # refused for what it says, as the library would: exit code 1
@@ -192,6 +202,7 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
         """L'application web locale (pages en français, pour téléphone et ordinateur, sans rien charger d'Internet)
         et son API JSON, dont les réponses ont les formes de --json : /api/rules/420.5c, /api/define?term=…,
         /api/search?q=…, /api/ask?q=…, POST /api/check. Le corpus est chargé une fois ; Ctrl+C arrête le serveur."""
+        collecting()
         raise Handled(handlers["serve"](SimpleNamespace(host=host, port=port, corpus=corpus, json=False)))
 
     def mcp_command(corpus: Annotated[str | None, corpus_option] = None) -> None:
@@ -199,6 +210,7 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
         Code…) : outils show_rule, define_term, search_rules, ask_rules et check_scenario. Chaque outil rend le
         JSON de la commande correspondante avec --json, plus « citations » : les règles citées, texte exact. Le
         serveur tourne jusqu'à ce que l'assistant ferme la connexion."""
+        collecting()
         raise Handled(handlers["mcp"](SimpleNamespace(corpus=corpus, json=False)))
 
     def completion_command(
@@ -206,6 +218,7 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
     ) -> None:  # fmt: skip
         """Affiche le script de complétion (touche Tab) de rules-kb pour un shell : commandes, options et leurs
         valeurs."""
+        collecting()
         raise Handled(handlers["completion"](SimpleNamespace(shell=shell.value)))
 
     serve_command.summary = "L'application web locale et son API JSON."
