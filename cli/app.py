@@ -14,21 +14,22 @@ feature it calls when it runs, so that a command loads only what it needs.
 
 from __future__ import annotations
 
+import errno
+import gc
+import json
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from cli.output import prepare_streams, writes_unicode
-from rules_kb.core.errors import Remedy, RulesKbError
+from cli.output import french_spaces, prepare_streams, writes_unicode
+from rules_kb.core.errors import ExportError, Remedy, RulesKbError, describe_os_error
 
 #: How the CLI names the ``--corpus`` folder in messages.
 CORPUS_OPTION = "--corpus"
 
 
 def _emit_json(data) -> None:
-    import json  # only for --json
-
     # a console that cannot hold every character gets \u escapes: the data stays exact
     sys.stdout.write(json.dumps(data, ensure_ascii=not writes_unicode(sys.stdout), indent=2) + "\n")
 
@@ -69,7 +70,7 @@ def note_text(note) -> str:
 
 def scenario_file(answer) -> str:
     """The scenario file of a question, as ``ask --scenario`` writes it."""
-    from rules_kb.ask.facts import commented
+    from rules_kb.ask.facts import commented  # deferred: the ask feature, for ask alone
 
     return commented(
         answer.scenario_text(),
@@ -88,6 +89,7 @@ class _Failed(Exception):
 
 def _fail(error: RulesKbError, as_json: bool) -> _Failed:
     """Report a rules-kb error (French message, or the JSON error shape); exit code 1."""
+    # deferred: --help and completion load neither the rendering nor the library
     from cli import render
     from rules_kb import serialize
 
@@ -100,6 +102,7 @@ def _fail(error: RulesKbError, as_json: bool) -> _Failed:
 
 def _open(options, rebuild: bool = False):
     """The knowledge base of ``--corpus`` (built on first use, with a progress bar)."""
+    # deferred: --help and completion load neither the rendering nor the library
     from cli import render
     from rules_kb import loader
 
@@ -118,7 +121,7 @@ def _respond(options, compute, to_json, show, rebuild: bool = False) -> int:
     if options.json:
         _emit_json(to_json(result))
     else:
-        from cli import render
+        from cli import render  # deferred: --help and completion load no rendering
 
         with render.console.paging(not getattr(options, "no_pager", False)):
             show(result)
@@ -126,10 +129,14 @@ def _respond(options, compute, to_json, show, rebuild: bool = False) -> int:
 
 
 # -- the commands ------------------------------------------------------------------------
+# Each command imports what it alone needs when it runs (the feature it calls, the rendering, the
+# JSON shapes): « rules-kb show » loads neither ask, nor the checker, nor the export, and --help
+# none of them (the speed budgets of bench/run.py).
 
 
 def show(options) -> int:
     """``show``: a rule by its number."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import serialize
     from rules_kb.lookup.rules import show as lookup
@@ -144,6 +151,7 @@ def show(options) -> int:
 
 def search(options) -> int:
     """``search``: full-text search."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import serialize
     from rules_kb.search import search as find
@@ -160,6 +168,7 @@ def search(options) -> int:
 
 def define(options) -> int:
     """``define``: a glossary term."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import serialize
     from rules_kb.lookup.glossary import define as look_up
@@ -169,19 +178,21 @@ def define(options) -> int:
 
 def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
+    # deferred: this command's own (see « the commands »), the model's side first (prefetch, below)
     from rules_kb.build.embedding import prefetch
 
     _question_source(options)
     if options.question_file is not None:
-        from rules_kb.ask.question import read_question
+        from rules_kb.ask.question import read_question  # deferred: this command's own
 
         try:
             options.question = read_question(options.question_file)
         except RulesKbError as error:
             raise _fail(error, options.json) from None
-    from rules_kb.ask.normalise import as_read
+    from rules_kb.ask.normalise import as_read  # deferred: this command's own
 
     prefetch(as_read(options.question))  # the model embeds the question, as ask reads it, while the corpus opens
+    # deferred: this command's own, loaded while the model works
     from cli import render
     from rules_kb import serialize
     from rules_kb.ask import ask as answer_question
@@ -204,7 +215,7 @@ def ask(options) -> int:
 def _question_source(options) -> None:
     """Where ``ask``'s question comes from: its words, ``--file``, or standard
     input (``-``); raises :class:`click.UsageError` when none or both are given."""
-    import click
+    import click  # deferred: Click is imported after cli.french.install() (cli.commands), never before
 
     given = options.question not in ("", STDIN)
     if options.question_file is None and not given:
@@ -221,11 +232,12 @@ STDIN = "-"
 
 def check(options) -> int:
     """``check``: continuous effects and state-based effects of a scenario."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import serialize
 
     if options.example:
-        from rules_kb.checker.report import example, examples
+        from rules_kb.checker.report import example, examples  # deferred: this command's own
 
         try:
             found = example(options.scenario) if options.scenario else examples()
@@ -244,7 +256,7 @@ def check(options) -> int:
             "Pour partir d'un exemple : « rules-kb check --example »."
         )
         return 2
-    from rules_kb.checker.report import check as run_check
+    from rules_kb.checker.report import check as run_check  # deferred: this command's own
 
     return _respond(
         options, lambda kb: run_check(kb, options.scenario, options.edition), serialize.check_dict, render.check_report
@@ -253,6 +265,7 @@ def check(options) -> int:
 
 def graph(options) -> int:
     """``graph``: the neighbourhood of a rule or a term, as a picture."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import serialize
     from rules_kb.lookup import graph as pictures
@@ -279,8 +292,6 @@ def graph(options) -> int:
         hood = pictures.neighbourhood(
             kb, options.target, options.depth, options.edition, tuple(options.relation or ()), options.limit
         )
-        import json
-
         text = {
             "json": lambda: json.dumps(serialize.neighbourhood_dict(hood), ensure_ascii=False, indent=2) + "\n",
             "dot": lambda: pictures.to_dot(hood),
@@ -303,10 +314,10 @@ def graph(options) -> int:
 
 def export(options) -> int:
     """``export``: annotated excerpts, or the whole rulebook."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import export as exporting
     from rules_kb import serialize
-    from rules_kb.core.errors import ExportError
 
     def compute(kb):
         everything = options.all
@@ -330,6 +341,7 @@ def export(options) -> int:
 
 def index(options) -> int:
     """``index``: rebuild the cache."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import inventory, serialize
 
@@ -344,6 +356,7 @@ def index(options) -> int:
 
 def corpus_list(options) -> int:
     """``corpus list``: the documents."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import inventory, serialize
 
@@ -357,6 +370,7 @@ def corpus_list(options) -> int:
 
 def corpus_check(options) -> int:
     """``corpus check``: the diagnostics of the sources."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import serialize
 
@@ -373,6 +387,7 @@ def corpus_check(options) -> int:
 
 def corpus_dump(options) -> int:
     """``corpus dump``: every record."""
+    # deferred: this command's own (see « the commands »)
     from cli import render
     from rules_kb import inventory, serialize
 
@@ -387,7 +402,7 @@ def mcp(options) -> int:
         kb = _open(options)
     except RulesKbError as error:
         raise _fail(error, False) from None
-    from rules_kb.serve.mcp import serve
+    from rules_kb.serve.mcp import serve  # deferred: this command's own (MCP)
 
     serve(kb)
     return 0
@@ -395,9 +410,8 @@ def mcp(options) -> int:
 
 def serve(options) -> int:
     """``serve``: the web app and its JSON API, on the corpus opened once."""
+    # deferred: this command's own (see « the commands »): the web server
     from cli import render
-    from cli.output import french_spaces
-    from rules_kb.core.errors import describe_os_error
     from rules_kb.serve import app as web
 
     try:
@@ -407,8 +421,7 @@ def serve(options) -> int:
     try:
         sock = web.listening_socket(options.host, options.port)
     except OSError as error:
-        import errno
-        import socket
+        import socket  # deferred: socket (2 ms) for serve alone; loaded already by rules_kb.serve.app
 
         if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
             reason, hint = (
@@ -440,6 +453,7 @@ def serve(options) -> int:
 
 def completion(options) -> int:
     """``completion``: the shell's completion script (Typer's own, for this program)."""
+    # deferred: Typer and the grammar load in run(), once main() has paused the garbage collector
     from typer.completion import get_completion_script
 
     from cli.commands import PROGRAM
@@ -462,6 +476,8 @@ COMMANDS: dict[str, Callable] = {
 def _click_command(args: list[str] | None = None):
     """The Click command of the program; built for the command ``args`` name
     alone when they name one (:func:`cli.commands.wanted`)."""
+    # deferred: Typer and the grammar load after prepare_streams(), once main() has paused the
+    # garbage collector (3 ms less than with it running)
     import typer
     from typer.completion import completion_init
 
@@ -475,7 +491,7 @@ def _click_command(args: list[str] | None = None):
 def run(args: list[str] | None = None) -> int:
     """Run ``rules-kb`` on ``args`` (default ``sys.argv[1:]``); return the exit code."""
     prepare_streams()  # never a UnicodeEncodeError, whatever the console's encoding
-    from cli.commands import PROGRAM, Handled
+    from cli.commands import PROGRAM, Handled  # deferred: as in _click_command
 
     args = sys.argv[1:] if args is None else list(args)
     try:
@@ -492,8 +508,6 @@ def run(args: list[str] | None = None) -> int:
     except OSError as error:  # the last resort: the library turns the file errors it foresees into French messages
         if isinstance(error, BrokenPipeError):
             raise
-        from rules_kb.core.errors import describe_os_error
-
         sys.stderr.write(f"Erreur du système : {describe_os_error(error)}"
                          f"{f' (« {error.filename} »)' if isinstance(error.filename, str) and len(error.filename) < 300 else ''}.\n")  # fmt: skip
         return 1
@@ -504,8 +518,6 @@ def main(args: list[str] | None = None) -> int:
     """Entry point of the ``rules-kb`` script; exits with the exit code. The garbage
     collector is paused while modules load, then runs again for the command
     (:func:`cli.commands.collecting`)."""
-    import gc
-
     gc.disable()
     try:
         code = run(args)

@@ -39,7 +39,7 @@ import typer
 from cli import usage
 
 # Typer's help reads Rich markup: the declarations' texts hold no "[" (tests/test_operations.py).
-from rules_kb.operations import OPERATIONS, Front, Kind, Operation, Parameter
+from rules_kb.operations import CORPUS, OPERATIONS, Front, Kind, Operation, Parameter
 
 PROGRAM = "rules-kb"
 DESCRIPTION = (
@@ -149,7 +149,7 @@ def _command(operation: Operation, handler: Callable[[SimpleNamespace], int]) ->
         try:
             options = _options(operation, given)
         except usage.TextRefused as refused:  # refused for what it says, as the library would: exit code 1
-            from cli import render
+            from cli import render  # deferred: --help loads no rendering (cli.app, « the commands »)
 
             render.error(refused.message)
             raise Handled(1) from None
@@ -188,8 +188,6 @@ class Shell(str, enum.Enum):
 def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, Callable[..., None]]:
     """The commands that are fronts of their own, as Typer functions run by ``handlers[name]``
     (their parameters are theirs alone: no other front has them)."""
-    from rules_kb.operations import CORPUS
-
     corpus_option = typer.Option("--corpus", metavar="DOSSIER", help=CORPUS.help)
 
     def serve_command(

@@ -19,10 +19,15 @@ nearest ASCII (« → ", é → e, ≤ → <=; :func:`transliterate`).
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
+import shutil
+import signal
+import subprocess
 import sys
+import unicodedata
 from contextlib import contextmanager
 
 from rich.console import Console as RichConsole
@@ -65,8 +70,6 @@ def transliterate(text: str) -> str:
     """``text`` in ASCII: typographic signs by their ASCII look-alike
     (:data:`_ASCII`), letters without their accents (Unicode NFKD), spaces
     of every width as a space, anything else as ``?``."""
-    import unicodedata
-
     out = []
     for char in text:
         if char < "\x80":
@@ -90,8 +93,6 @@ def _ascii_instead(error: UnicodeError) -> tuple[str, int]:
 
 def register_errors() -> None:
     """Register the codec error handler :data:`ERRORS` (once)."""
-    import codecs
-
     try:
         codecs.lookup_error(ERRORS)
     except LookupError:
@@ -115,8 +116,6 @@ def prepare_streams() -> None:
 
 def writes_unicode(stream) -> bool:
     """Whether ``stream``'s encoding holds every character (a UTF)."""
-    import codecs
-
     try:
         return codecs.lookup(getattr(stream, "encoding", None) or "ascii").name.startswith("utf")
     except LookupError:
@@ -339,8 +338,6 @@ def pager_command(stream) -> str | None:
     chosen = os.environ.get("PAGER")
     if chosen is not None:
         return None if chosen.strip() in ("", "cat") else chosen
-    import shutil
-
     for command, name in (("less -R", "less"), ("more", "more")):
         if shutil.which(name):
             return command
@@ -349,8 +346,6 @@ def pager_command(stream) -> str | None:
 
 def screen_height() -> int:
     """The terminal's height in lines (``LINES``, else the terminal's own, else 24)."""
-    import shutil
-
     return shutil.get_terminal_size().lines
 
 
@@ -359,9 +354,6 @@ def page(text: str, command: str, stream) -> bool:
     ``PAGER`` holds it), written in ``stream``'s encoding; whether the pager
     ran (False: it could not be started, and nothing was shown). Quitting the
     pager early is not an error; Ctrl-C belongs to the pager meanwhile."""
-    import signal
-    import subprocess
-
     register_errors()
     environment = dict(os.environ)
     environment.setdefault("LESS", "FRX")  # as git: colours, and the text stays on screen after quitting

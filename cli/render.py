@@ -4,6 +4,7 @@ is shown."""
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 
 from cli.output import Console, Padding, Table, Text
@@ -34,6 +35,7 @@ def build_progress():
         if not err_console.is_terminal:
             return
         if "progress" not in state:
+            # deferred: rich.progress (4 ms) only while the cache is built, in a terminal
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
             progress = Progress(
@@ -238,8 +240,6 @@ def _links(result, only: bool) -> None:
 def picture(hood, text: str, written) -> None:
     """``graph``: the picture's text on standard output, or where it was written."""
     if written is None:
-        import sys
-
         sys.stdout.write(text)
         return
     note = " (tronqué : augmentez --limit)" if hood.truncated else ""
@@ -251,8 +251,6 @@ def picture(hood, text: str, written) -> None:
 def exported(result) -> None:
     """``export``: the text on standard output (no file), else where it was
     written and what it holds (on standard error); the selection's warnings."""
-    import sys
-
     excerpt = result.excerpt
     for warning in excerpt.header.warnings if excerpt else ():
         err_console.print(Text.assemble(("Attention : ", "bold yellow"), warning))
@@ -377,7 +375,7 @@ def answer(result, explain: bool = False, everything: bool = False) -> None:
     :data:`RULINGS_SHOWN` FAQ rulings. ``everything`` (``--all``) adds every
     ruling and the glossary; ``explain`` the concepts one by one with their
     source, the index query, the score parts and the checker's details."""
-    from rules_kb.ask.answer import PARTS
+    from rules_kb.ask.answer import PARTS  # deferred: the ask feature, for ask alone (show loads this module)
 
     console.print(Text.assemble(("Question : ", "bold"), result.question))
     if result.unknown:
@@ -610,7 +608,7 @@ def _pt(power, toughness) -> str:
 def _state_tables(state, title: str, layering) -> None:
     """Players and objects of a checker state, as two tables; objects as
     the continuous effects make them (``layering``: those of ``state``)."""
-    from rules_kb.checker.report import type_line
+    from rules_kb.checker.report import type_line  # deferred: the checker, for check alone
 
     console.print(Text(f"\n{title}", style="bold"))
     players = Table(show_edge=False, pad_edge=False, box=None, header_style="dim")
@@ -662,6 +660,7 @@ def _layers(report) -> None:
     """The continuous effects: for each permanent they modified, its printed
     values, then each layer with the effects in the order they applied, why,
     and what changed; then the rules cited."""
+    # deferred: the checker, for check alone
     from rules_kb.checker.layers import StepKind
     from rules_kb.checker.report import changes, summary
 
@@ -727,7 +726,7 @@ def _layers(report) -> None:
 def check_report(report) -> None:
     """``check``: starting state, each round of state-based effects with the
     rules' texts, final state and outcome."""
-    from rules_kb.checker.report import object_label
+    from rules_kb.checker.report import object_label  # deferred: the checker, for check alone
 
     resolution = report.resolution
     scenario = report.scenario

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from indexer.course import parse_course
 from indexer.faq import parse_faq
 from indexer.glossary import parse_glossary
+from indexer.html import html_to_text
 from indexer.rules_inline import parse_inline_rules
 from indexer.rules_pages import parse_rule_pages
 from rules_kb.core.corpus import Progress, no_progress
@@ -56,8 +57,6 @@ def read_document(document: Document) -> str:
     """
     path = Path(document.path)
     if path.suffix.lower() in HTML_SUFFIXES:
-        from indexer.html import html_to_text  # lxml, only for HTML documents
-
         try:
             return html_to_text(path.read_bytes())
         except (OSError, ValueError, LookupError) as error:

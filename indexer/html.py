@@ -39,7 +39,7 @@ def html_to_text(data: bytes | str) -> str:
     default) or a string. Raises ``ValueError`` with a French message if
     the data holds no HTML at all.
     """
-    from lxml import etree, html
+    from lxml import etree, html  # deferred: lxml, only for an HTML document (the bundled corpus has none)
 
     if isinstance(data, bytes):
         parser = html.HTMLParser(encoding=_declared_encoding(data) or "utf-8", remove_comments=True)

@@ -27,11 +27,17 @@ features that need them. What to do with them is the features' work (:mod:`rules
 
 from __future__ import annotations
 
+import atexit
 import bisect
 import builtins
 import marshal
 import os
+import shutil
 import sqlite3
+import sys
+import tempfile
+import time
+import zlib
 from pathlib import Path
 
 from rules_kb.build.glossary import GlossaryIndex
@@ -55,7 +61,7 @@ def cache_root() -> Path:
     home = os.environ.get(HOME_ENV)
     if home:
         return Path(home).expanduser()
-    from platformdirs import user_cache_dir
+    from platformdirs import user_cache_dir  # deferred: platformdirs (3 ms), only without RULES_KB_HOME
 
     return Path(user_cache_dir("rules-kb", appauthor=False))
 
@@ -86,10 +92,6 @@ def private_root(root: Path | None) -> Path:
     reason = None if root is None else _unsafe(root)
     if root is not None and reason is None:
         return root
-    import atexit
-    import shutil
-    import tempfile
-
     private = Path(tempfile.mkdtemp(prefix="rules-kb-"))
     atexit.register(shutil.rmtree, private, True)
     if root is None:
@@ -115,7 +117,7 @@ def fingerprint(folder: Path, documents: tuple[Document, ...], code: list[str] |
     """SHA-256 (hex) of the manifest, every document and every file of the
     code (:func:`code_files`). Any change to one of them gives another
     fingerprint. Raises :class:`CorpusError` for an unreadable file."""
-    import hashlib
+    import hashlib  # deferred: hashlib loads OpenSSL (3 ms), only when a stamp is stale (module docstring)
 
     digest = hashlib.sha256()
     base = os.path.dirname(PACKAGE)
@@ -151,8 +153,6 @@ def _stats(paths) -> tuple:
 
 
 def _stamp_path(root: Path, folder: Path) -> Path:
-    import zlib
-
     return root / "stamps" / f"{zlib.crc32(str(folder).encode()):08x}.marshal"
 
 
@@ -179,8 +179,6 @@ def _is_fingerprint(value) -> bool:
 
 def _warn(message: str) -> None:
     """One line on stderr (the cache's own repairs, which the command survives)."""
-    import sys
-
     try:
         print(message, file=sys.stderr)
     except (OSError, ValueError):
@@ -248,7 +246,7 @@ def open(
         except (sqlite3.Error, OSError, ValueError, EOFError, TypeError, KeyError, IndexError) as error:
             damaged = True  # rebuilt below
             _warn(f"Cache endommagé dans « {cache_dir} » ({_reason(error)}) : reconstruction.")
-    from indexer import parse_corpus  # the parsers and the build: only when the cache is built
+    from indexer import parse_corpus  # deferred: the parsers and the build, only when the cache is built
     from rules_kb.build.cache import build_cache
 
     documents = documents or load_manifest(folder)
@@ -278,9 +276,6 @@ def prune(root: Path, kept: str) -> list[str]:
     interrupted more than :data:`STALE_AFTER` seconds ago; ``kept`` (the
     fingerprint just built) stays. Returns the names removed. Never raises:
     what cannot be removed stays (run after every build, which is rare)."""
-    import shutil
-    import time
-
     named = {kept}
     try:
         for entry in os.scandir(root / "stamps"):

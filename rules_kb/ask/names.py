@@ -23,6 +23,7 @@ never silently dropped, and weighs nothing in the word signals:
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
@@ -139,8 +140,6 @@ FIRST_NAME_LOCALES = ("fr_FR", "fr_CH", "fr_CA", "en_US", "en_GB")
 
 @functools.cache
 def _first_names() -> frozenset[str]:
-    import importlib
-
     names: set[str] = set()
     for locale in FIRST_NAME_LOCALES:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider

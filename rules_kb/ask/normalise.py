@@ -29,6 +29,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from rules_kb.build.french import is_french_word
 from rules_kb.core.text import fold
 
 #: The bundled table of SMS spellings.
@@ -115,11 +116,8 @@ def normalise(question: str) -> tuple[str, tuple[Rewrite, ...]]:
                 rewrites.append(Rewrite(word, table[folded][0], start, end))
             continue
         joined = _JOINED_RE.fullmatch(folded)
-        if joined:
-            from rules_kb.build.french import is_french_word  # only for such a word
-
-            if is_french_word(joined.group(1)):
-                rewrites.append(Rewrite(word, "je " + word[1:], start, end))
+        if joined and is_french_word(joined.group(1)):
+            rewrites.append(Rewrite(word, "je " + word[1:], start, end))
     if not rewrites:
         return question, ()
     parts, at = [], 0

@@ -104,7 +104,7 @@ def read_names(reading: Reading, concepts: list[Concept]) -> None:
 
 def nearest_terms(reading: Reading, count: int = 5) -> tuple[str, ...]:
     """Glossary terms nearest to the question's words."""
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process  # deferred: rapidfuzz (8 ms), only when nothing of the question is known
 
     names = [entry.term for entry in reading.kb.glossary.entries]
     words = [original for _, original in reading.pairs if len(original) >= 3 and not any(c.isdigit() for c in original)]

@@ -87,7 +87,7 @@ def checker_edition(kb: KnowledgeBase, edition: str | None):
     """The checker's edition for a question: ``edition`` if the checker
     follows it, else (none given) the newest it follows; None with a French
     note when it cannot."""
-    from rules_kb.checker.editions import EDITIONS
+    from rules_kb.checker.editions import EDITIONS  # deferred: the checker, only for a board (module docstring)
 
     if edition:
         if edition in EDITIONS:
@@ -117,7 +117,8 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
     if missing and not _judged(facts):
         return Verification(missing=missing, undecided=undecided,
                             asked=tuple(undecided) if _asks_about(question, undecided_kinds(facts)) else ())  # fmt: skip
-    from rules_kb.checker.editions import StateBasedAction  # the checker: only for a board
+    # deferred: the checker, only for a board (module docstring)
+    from rules_kb.checker.editions import StateBasedAction
     from rules_kb.checker.report import check_scenario, describe
     from rules_kb.checker.scenario import ScenarioError, parse_scenario
 
@@ -186,7 +187,7 @@ def missing_facts(facts: Facts, chosen) -> tuple[tuple[str, ...], tuple[str, ...
     known. Two legends of one name: which one has been a legend the longest
     (420.5e keeps it and puts the others into the graveyard; all of them
     when none has)."""
-    from rules_kb.checker.editions import StateBasedAction
+    from rules_kb.checker.editions import StateBasedAction  # deferred: the checker, only for a board
 
     sentences, rules = [], []
     if "legend_rule" in undecided_kinds(facts):

@@ -14,8 +14,9 @@ graph links and what ``ask`` recognises:
 6. French Snowball stemming (``blessures`` → ``blessur``), except for stop
    words and tokens holding a digit.
 
-:func:`analyze` is that chain in plain Python (no Whoosh import: ``ask``
-and ``search`` answer without loading Whoosh's search machinery); the
+:func:`analyze` is that chain in plain Python (of Whoosh, only the stop words
+of ``whoosh.lang``: ``ask`` and ``search`` answer without loading Whoosh's
+search machinery); the
 Whoosh index reads the very same tokens through
 :class:`rules_kb.build.whoosh_analysis.ChainTokenizer`.
 Stems come from Whoosh's French Snowball stemmer, the index's own.
@@ -23,9 +24,14 @@ Stems come from Whoosh's French Snowball stemmer, the index's own.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
+import types
 from collections.abc import Iterator
 from typing import NamedTuple
+
+from whoosh.lang import stopwords_for_language
 
 from rules_kb.core.text import strip_accents
 
@@ -51,8 +57,6 @@ def stop_words() -> frozenset[str]:
     asked for) less :data:`GAME_WORDS`, plus :data:`QUESTION_STOP_WORDS`."""
     global _stop_words
     if _stop_words is None:
-        from whoosh.lang import stopwords_for_language
-
         _stop_words = (frozenset(stopwords_for_language("fr")) - GAME_WORDS) | QUESTION_STOP_WORDS
     return _stop_words
 
@@ -115,15 +119,11 @@ def whoosh_module(name: str):
     removed at once, so any later ``import urllib.request`` gets the real
     module.
     """
-    import importlib
-    import sys
-
     if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
         return importlib.import_module(name)
-    import types
 
     def urlretrieve(*args, **kwargs):
-        from urllib.request import urlretrieve as real
+        from urllib.request import urlretrieve as real  # deferred: the real one, only if ever called (35 ms)
 
         return real(*args, **kwargs)
 

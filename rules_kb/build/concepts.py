@@ -35,6 +35,7 @@ from collections.abc import Callable, Container, Iterable, Mapping
 from typing import NamedTuple
 
 from rules_kb.build.analysis import analyze
+from rules_kb.build.french import is_french_word
 from rules_kb.build.glossary import GlossaryIndex
 from rules_kb.build.lexicon import LexiconEntry, load_lexicon
 from rules_kb.build.store import Lookup, Store
@@ -203,11 +204,10 @@ class ConceptTable:
             word = token.surface
             if token.stop or len(word) < 5 or not word.isalpha() or token.stem in self.stems or known(token.stem):
                 continue
-            from rules_kb.build.french import is_french_word  # only when a word is unknown
-
             if is_french_word(word):
                 continue  # a real word the rules do not use, not a typo
-            from rapidfuzz.distance import OSA  # only when a word is unknown
+            # deferred: rapidfuzz (8 ms) only when a word is unknown: search and ask rarely need it
+            from rapidfuzz.distance import OSA
             from rapidfuzz.process import extractOne
 
             if surfaces is None:

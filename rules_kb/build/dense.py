@@ -29,6 +29,7 @@ says which part is missing; ``ask`` then answers from the words alone.
 
 from __future__ import annotations
 
+import json
 import marshal
 import math
 import operator
@@ -84,7 +85,7 @@ META_NAME = "dense"
 
 def text_key(text: str) -> str:
     """The key of a text's vector: the first 16 hex digits of its SHA-256."""
-    import hashlib
+    import hashlib  # deferred: hashlib loads OpenSSL (3 ms), for the build alone; ask loads this module
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -146,8 +147,6 @@ def read_package_stories() -> StoryRows:
     """The package's :class:`StoryRows` (:data:`NO_STORIES` when its files
     are missing or damaged, or were made for another :data:`MODEL` or
     another adapter than the package's)."""
-    import json
-
     try:
         meta = json.loads(STORIES_META.read_text(encoding="utf-8"))
         rows = STORIES_ROWS.read_bytes()
@@ -192,7 +191,7 @@ def _unit(values: Sequence[float]) -> list[float]:
 
 def fingerprint(keys: Iterable[str]) -> str:
     """SHA-256 of the model's name and the sorted distinct text keys."""
-    import hashlib
+    import hashlib  # deferred: hashlib loads OpenSSL (3 ms), for the build alone; ask loads this module
 
     digest = hashlib.sha256(MODEL.encode())
     for key in sorted(set(keys)):
@@ -214,8 +213,6 @@ def corpus_texts(corpus: Corpus, situations: Iterable) -> dict[str, str]:
 def read_package_rows() -> tuple[VectorRows, str]:
     """The bundled vectors and their fingerprint (empty when the package
     data is missing or of another model)."""
-    import json
-
     try:
         meta = json.loads(VECTORS_META.read_text(encoding="utf-8"))
         rows = VECTORS_ROWS.read_bytes()
@@ -231,8 +228,6 @@ def read_package_rows() -> tuple[VectorRows, str]:
 def write_package_rows(texts: dict[str, str], progress: Progress = no_progress) -> int:
     """Embed ``texts`` (key → text) and write them as the package data;
     returns how many there are. Raises :class:`DenseUnavailable`."""
-    import json
-
     rows = embed_texts(texts, VectorRows({}, b"", array("f")), progress, strict=True)
     keys = sorted(rows.keys, key=rows.keys.get)
     VECTORS_ROWS.write_bytes(rows.rows)

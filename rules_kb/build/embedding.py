@@ -158,7 +158,7 @@ class QueryAdapter:
 
 def read_adapter_meta() -> dict:
     """The metadata of the package's adapter (``{}`` when missing or unreadable)."""
-    import json
+    import json  # deferred: the model's side imports no json, so ask embeds sooner (module docstring)
 
     try:
         with open(ADAPTER_META, encoding="utf-8") as file:

@@ -16,6 +16,7 @@ is not what that script makes. It is read on the first doubtful word only.
 
 from __future__ import annotations
 
+import mmap
 from pathlib import Path
 
 from rules_kb.core.text import fold
@@ -55,8 +56,6 @@ def is_french_word(word: str) -> bool:
     the list: a binary search in the sorted file, mapped in memory (a few
     pages read: building the set of :func:`french_words` costs 20 ms, more
     than the few words a question asks)."""
-    import mmap
-
     wanted = fold(word).strip().encode("utf-8", "replace")
     if not wanted or b"\n" in wanted:
         return False

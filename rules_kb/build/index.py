@@ -136,6 +136,7 @@ def index_records(corpus: Corpus) -> Iterator[dict]:
 
 def schema():
     """The Whoosh schema of the index (imports Whoosh)."""
+    # deferred: Whoosh's index machinery (55 ms), only to write an index for a quoted phrase (module docstring)
     from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
     from rules_kb.build.whoosh_analysis import ChainTokenizer
@@ -618,7 +619,7 @@ class SearchIndex:
         each search: when they went away meanwhile (``rules-kb index``
         rebuilt the cache under a running server), the index is written
         again once and the search retried."""
-        from whoosh.index import EmptyIndexError
+        from whoosh.index import EmptyIndexError  # deferred: Whoosh's search machinery, for a quoted phrase alone
 
         try:
             return self._whoosh_search_once(text, limit, edition, kinds)
@@ -627,6 +628,7 @@ class SearchIndex:
             return self._whoosh_search_once(text, limit, edition, kinds)
 
     def _whoosh_search_once(self, text: str, limit: int, edition: str | None, kinds: tuple[str, ...]):
+        # deferred: Whoosh's search machinery (80 ms), for a quoted phrase alone (module docstring)
         from whoosh.qparser import MultifieldParser, PhrasePlugin
         from whoosh.query import And, Or
         from whoosh.query import Term as WhooshTerm

@@ -24,6 +24,7 @@ Words are compared through the index's analysis
 from __future__ import annotations
 
 import bisect
+import difflib
 import math
 import re
 from collections import Counter
@@ -403,8 +404,6 @@ def keywords(linker: Linker) -> None:
 
 def versions(linker: Linker) -> None:
     """A FAQ's quoted rule → the same number in the newest complete edition."""
-    import difflib
-
     base = linker.rules.get(linker.default_edition, {})
     for rule in linker.corpus.rules:
         other = base.get(rule.number) if rule.quoted_from else None

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.build.analysis import analyze
+from rules_kb.build.store import Lookup
 from rules_kb.core.jsonl import JsonLinesError, read_json_lines
-from rules_kb.core.model import Corpus, RecordKind, node_id
+from rules_kb.core.model import Corpus, RecordKind, node_id, rule_node
 
 #: The bundled situations file.
 SITUATIONS_FILE = Path(__file__).resolve().parent.parent / "data" / "situations.jsonl"
@@ -171,8 +172,6 @@ def write_profiles(connection, tables: ProfileTables) -> None:
 def read_profiles(store) -> ProfileTables:
     """The :class:`ProfileTables` of a cache database (a
     :class:`rules_kb.build.store.Store`), its postings read term by term."""
-    from rules_kb.build.store import Lookup
-
     connection = store.connection
     data = store.meta("profiles")
 
@@ -190,8 +189,6 @@ def profile_tables(rules: Iterable, situations: Iterable[Situation]) -> ProfileT
     """The :class:`ProfileTables` of ``rules`` (records with ``title``,
     ``text``, ``examples``; their graph nodes from
     :func:`rules_kb.core.model.rule_node`) and the ``situations`` of those rules."""
-    from rules_kb.core.model import rule_node
-
     nodes: list[str] = []
     documents: list[dict[str, int]] = []
     position: dict[str, int] = {}

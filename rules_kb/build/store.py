@@ -238,7 +238,7 @@ SEAL = DATABASE + ".sha256"
 
 
 def _digest(path: Path) -> str:
-    import hashlib
+    import hashlib  # deferred: hashlib (OpenSSL, 3 ms) only to seal or verify; every command loads this module
 
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -268,7 +269,7 @@ class _Reader:
     def check_keys(self, data: dict, allowed: tuple[str, ...], table: str, index: int, prefix: str = "") -> None:
         for name in data:
             if name not in allowed:
-                from rapidfuzz import process
+                from rapidfuzz import process  # deferred: rapidfuzz (8 ms), only for an unknown key
 
                 close = process.extractOne(name, allowed, score_cutoff=60)
                 hint = f" Vouliez-vous dire « {close[0]} » ?" if close else ""
@@ -1264,7 +1265,7 @@ def _designation(word: str) -> str | None:
         member = vocab.resolve(table, word)
         if member is not None:
             return vocab.french(table, member)
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz  # deferred: rapidfuzz (8 ms), only for a misspelt designation
 
     forms = (form for forms in vocab.CARD_TYPES.values() for form in forms)
     if max(fuzz.ratio(vocab.key(word), vocab.key(form)) for form in forms) >= 80:
@@ -1349,8 +1350,6 @@ def load_scenario(path: str) -> Scenario:
     scenario.
     """
     if path == STDIN:
-        import sys
-
         shown = "<entrée standard>"
         try:
             data = sys.stdin.buffer.read(MAX_BYTES + 1)

@@ -86,7 +86,7 @@ def accepted(table: dict) -> str:
 
 def suggest(table: dict, value: str) -> str:
     """The French term of the entry nearest to ``value``, or ``""``."""
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process  # deferred: rapidfuzz (8 ms), only for a misspelt value
 
     choices = {form: member for member, forms in table.items() for form in forms}
     found = process.extractOne(key(value), {form: key(form) for form in choices}, scorer=fuzz.ratio, score_cutoff=60)

@@ -110,7 +110,7 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
     line (refused before parsing), missing or unknown keys, wrong types,
     unknown ``kind``, malformed ``date``, duplicate ``id``, missing file.
     """
-    import tomllib
+    import tomllib  # deferred: tomllib (2 ms), read only when a corpus changed (rules_kb.loader's stamps)
 
     path = folder / MANIFEST
     try:
@@ -126,7 +126,7 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
         # A text of at most MAX_LINE characters and MAX_DEPTH brackets can hold neither fault: the
         # bundled manifest is not scanned, and the lookup commands do not import the scanner.
         if len(text) > 10_000 or text.count("[") + text.count("{") > 32:
-            from rules_kb.core import toml_syntax
+            from rules_kb.core import toml_syntax  # deferred: as the comment above says
 
             refused = toml_syntax.refused(text)
             if refused:
@@ -137,7 +137,7 @@ def load_manifest(folder: Path) -> tuple[Document, ...]:
     except OSError as error:
         raise CorpusError(f"Impossible de lire {path} : {describe_os_error(error)}.", str(path)) from None
     except tomllib.TOMLDecodeError as error:
-        from rules_kb.core import toml_syntax  # only for a broken manifest
+        from rules_kb.core import toml_syntax  # deferred: only for a broken manifest
 
         message, line = toml_syntax.describe(error, text)
         raise CorpusError(f"{path}{f', ligne {line}' if line else ''} : {message}", str(path)) from None

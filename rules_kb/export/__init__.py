@@ -91,7 +91,7 @@ def choose_format(name: str | None, output: str | None = None, default: str = "m
 def render(excerpt: Excerpt, format: str) -> bytes:
     """``excerpt`` in ``format`` (one of :data:`FORMATS`), as UTF-8 bytes."""
     if format == "html":
-        from rules_kb.export.html import to_html  # lxml, only for HTML
+        from rules_kb.export.html import to_html  # deferred: lxml, only for HTML
 
         return to_html(excerpt)
     if format == "json":
@@ -140,7 +140,7 @@ def export_book(
     HTML or no folder, and :class:`rules_kb.core.errors.OutputError` (see
     :func:`rules_kb.core.files.write_folder`).
     """
-    from rules_kb.export.book import build_book  # the rulebook's pages (lxml)
+    from rules_kb.export.book import build_book  # deferred: the rulebook's pages (lxml)
 
     if format != "html":
         raise ExportError("Le livre complet n'existe qu'en HTML.").with_remedy(Remedy.BOOK_IN_HTML)

@@ -386,7 +386,7 @@ def find_card(kb: KnowledgeBase, name: str):
     for card in cards:
         if " ".join(fold(card.name).split()) == wanted:
             return card
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process  # deferred: rapidfuzz (8 ms), only for a name not found as written
 
     ranked = process.extract(wanted, [fold(card.name) for card in cards], scorer=fuzz.ratio, limit=5)
     if ranked and ranked[0][1] >= CARD_THRESHOLD:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from rules_kb.build.french import is_french_word
 from rules_kb.build.glossary import GlossaryIndex
 from rules_kb.build.later_keywords import later_keyword_named
 from rules_kb.build.lexicon import lexicon_text
@@ -113,7 +114,7 @@ def scores(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
     for ``query``, best first: the best of the similarity to a headword or
     form, and (:data:`_PART_WEIGHT` of) the similarity to as many of its
     words as the query has."""
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz  # deferred: rapidfuzz (8 ms), for define alone; graph and export load this module
 
     wanted = term_key(query)
     size = len(wanted.split())
@@ -206,8 +207,6 @@ def _real_words(query: str) -> bool:
     """Whether every word of ``query`` is a real French word
     (:func:`rules_kb.build.french.is_french_word`): no typo to correct, so a
     headword merely like it ("phrase" and *Phase*) is only suggested."""
-    from rules_kb.build.french import is_french_word  # a word list, read only on this path
-
     words = re.findall(r"[^\W\d_]+", query)
     return bool(words) and all(is_french_word(word) for word in words)
 

@@ -11,6 +11,7 @@ entry, for ``define``.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -303,8 +304,6 @@ def word_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """A word-level diff of two texts: ``(op, text)`` pairs in order, ``op``
     one of ``"equal"``, ``"delete"`` (only in ``old``), ``"insert"`` (only in
     ``new``); the texts of the pairs, joined with spaces, give back each text."""
-    import difflib  # only for a rule with another version
-
     before, after = old.split(), new.split()
     parts: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)

@@ -41,13 +41,23 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from rules_kb import operations, serialize
+from rules_kb.ask import ask as answer_question
+from rules_kb.checker.report import check_scenario
+from rules_kb.checker.report import example as bundled_example
+from rules_kb.checker.report import examples as bundled_examples
+from rules_kb.checker.scenario import parse_scenario
 from rules_kb.core.errors import Remedy, RulesKbError
+from rules_kb.core.model import RecordKind
+from rules_kb.lookup.glossary import define as look_up
+from rules_kb.lookup.rules import show as lookup
 from rules_kb.operations import MAX_LIMIT, MAX_TEXT, Front, Kind, Operation, Parameter  # noqa: F401 (the bounds, as declared, re-exported)
+from rules_kb.search import search as find
 
 #: Serialises the questions (see the module docstring).
 LOCK = threading.Lock()
@@ -273,44 +283,33 @@ def note_text(note) -> str:
 
 def show(kb, number: str, edition: str | None = None, only: bool = False) -> dict:
     """``show``'s JSON (:func:`rules_kb.serialize.lookup_dict`)."""
-    from rules_kb.lookup.rules import show as lookup
-
     return serialize.lookup_dict(lookup(kb, number, edition), only=only, note=note_text)
 
 
 def define(kb, term: str) -> dict:
     """``define``'s JSON (:func:`rules_kb.serialize.definition_dict`)."""
-    from rules_kb.lookup.glossary import define as look_up
-
     return serialize.definition_dict(look_up(kb, term))
 
 
 def search(kb, query: str, limit: int = 10, edition: str | None = None, kinds: tuple[str, ...] = ()) -> dict:
     """``search``'s JSON (:func:`rules_kb.serialize.search_dict`)."""
-    from rules_kb.search import search as find
-
     return serialize.search_dict(find(kb, query, limit=limit, edition=edition, kinds=kinds))
 
 
 def ask(kb, question: str, limit: int = 5, edition: str | None = None) -> dict:
     """``ask``'s JSON (:func:`rules_kb.serialize.answer_dict`)."""
-    from rules_kb.ask import ask as answer_question
-
     with LOCK:
         return serialize.answer_dict(answer_question(kb, question, limit=limit, edition=edition))
 
 
 def _folded(text: str) -> str:
     """``text`` lowercased without accents, single-spaced (to compare what is typed with names)."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return " ".join("".join(char for char in decomposed if not unicodedata.combining(char)).split())
 
 
 def _names(kb) -> tuple[tuple[str, dict], ...]:
     """Every rule number, glossary headword and card name, folded, with the hit it suggests."""
-    from rules_kb.core.model import RecordKind
 
     def build():
         found: dict[str, tuple[str, dict]] = {}
@@ -359,24 +358,17 @@ def suggest(kb, text: str, limit: int = 6) -> dict:
 def check(kb, text: str, edition: str | None = None) -> dict:
     """``check``'s JSON for the TOML ``text`` of a scenario (:func:`rules_kb.serialize.check_dict`);
     raises :class:`rules_kb.checker.scenario.ScenarioError`."""
-    from rules_kb.checker.report import check_scenario
-    from rules_kb.checker.scenario import parse_scenario
-
     return serialize.check_dict(check_scenario(kb, parse_scenario(text, "scénario envoyé"), edition))
 
 
 def examples() -> dict:
     """``check --example``'s JSON: the bundled scenarios."""
-    from rules_kb.checker.report import examples as bundled
-
-    return serialize.examples_dict(bundled())
+    return serialize.examples_dict(bundled_examples())
 
 
 def example(name: str) -> dict:
     """``check --example NOM``'s JSON; raises :class:`rules_kb.checker.report.UnknownExampleError`."""
-    from rules_kb.checker.report import example as bundled
-
-    return serialize.example_dict(bundled(name[:MAX_TEXT]))
+    return serialize.example_dict(bundled_example(name[:MAX_TEXT]))
 
 
 #: The error answers, by status.
@@ -465,7 +457,7 @@ _ANSWERS: dict[str, Callable[..., dict]] = {
 
 def error_response(error: RulesKbError):
     """The JSON error of a user's mistake, with its 4xx status."""
-    from starlette.responses import JSONResponse
+    from starlette.responses import JSONResponse  # deferred: the web server; MCP imports this module too
 
     return JSONResponse(serialize.error_dict(error, message(error)), status_code=status(error))
 
@@ -474,6 +466,7 @@ def _endpoint(operation: Operation):
     """The Starlette endpoint of ``operation``: its body (if it takes one, :data:`BODIES`)
     read asynchronously within the size limit, then in the thread pool its arguments read
     (:func:`read`) and its answer computed as JSON."""
+    # deferred: the web server; MCP imports this module too (without_cli_notes)
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 
@@ -499,7 +492,7 @@ def routes() -> list:
     """The API's Starlette routes, one per operation of :data:`OPERATIONS` (a path
     parameter takes the rest of the path, slashes included: ``/api/rules/a/b`` is a 400
     of ``show``, not an unknown address)."""
-    from starlette.routing import Route
+    from starlette.routing import Route  # deferred: the web server; MCP imports this module too
 
     return [
         Route(re.sub(r"\{(\w+)\}", r"{\1:path}", operation.http[1]), _endpoint(operation), methods=[operation.http[0]])

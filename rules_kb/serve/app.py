@@ -13,7 +13,16 @@ to disk.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.responses import Response
+
+from rules_kb.serve import api, pages
 
 #: The most bytes a request body may hold (a scenario takes a few kilobytes).
 MAX_BODY = 256 * 1024
@@ -45,8 +54,6 @@ def error_body(kind: str, message: str) -> bytes:
 def _unknown_api() -> str:
     """The 404 of an unknown ``/api/`` address: the addresses that exist (those of the
     declared operations, :data:`rules_kb.serve.api.OPERATIONS`)."""
-    from rules_kb.serve import api
-
     addresses = ", ".join(
         ("" if method == "GET" else f"{method} ") + path for method, path in (op.http for op in api.OPERATIONS)
     )
@@ -124,12 +131,6 @@ def create_app(kb):
     :mod:`rules_kb.serve.api`, behind :class:`Guard`. An address that
     exists nowhere is a 404 (the JSON error shape under ``/api/``, a page
     elsewhere); an unexpected failure a 500 without any detail."""
-    from starlette.applications import Starlette
-    from starlette.exceptions import HTTPException
-    from starlette.middleware import Middleware
-    from starlette.responses import Response
-
-    from rules_kb.serve import api, pages
 
     def http_error(request, error: HTTPException):
         if request.url.path.startswith("/api/") or request.url.path == "/api":
@@ -153,8 +154,6 @@ def create_app(kb):
 def warm_up(kb) -> None:
     """Answer one question of each kind, so that the first user's is as fast as
     the others (the embedding model, the glossary, the index are loaded)."""
-    from rules_kb.serve import api
-
     api.show(kb, "420.5c")
     api.define(kb, "piétinement")
     api.search(kb, "blessures fatales")
@@ -164,8 +163,6 @@ def warm_up(kb) -> None:
 
 def is_loopback(host: str) -> bool:
     """Whether ``host`` listens on this computer only (``127.0.0.1``, ``::1``, ``localhost``)."""
-    import ipaddress
-
     if host.strip().lower() == "localhost":
         return True
     try:
@@ -178,8 +175,6 @@ def lan_address() -> str:
     """This computer's address on the local network (what a phone on the same
     Wi-Fi opens), or ``""`` when it has none. Nothing is sent: connecting a
     UDP socket only chooses the route."""
-    import socket
-
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
@@ -192,8 +187,6 @@ def lan_address() -> str:
 def listening_socket(host: str, port: int):
     """A TCP socket bound to ``host``:``port`` and listening; raises :class:`OSError`
     (address in use, unknown host, permission) for the front end to word."""
-    import socket
-
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP named: asyncio then sets TCP_NODELAY
     try:
@@ -209,7 +202,7 @@ def listening_socket(host: str, port: int):
 
 def run(app, sock) -> None:
     """Serve ``app`` with uvicorn on the bound ``sock`` until interrupted (Ctrl+C)."""
-    import uvicorn
+    import uvicorn  # deferred: uvicorn (and Click with it) only when the server runs; tests build the app alone
 
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", server_header=False)
     uvicorn.Server(config).run(sockets=[sock])

@@ -38,14 +38,22 @@ and :func:`server`.
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Callable, Iterable
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NamedTuple
 
 from rules_kb import operations, serialize
+from rules_kb.ask import ask
+from rules_kb.checker.report import check_scenario, example
+from rules_kb.checker.scenario import parse_scenario
 from rules_kb.core.errors import Remedy, RulesKbError
 from rules_kb.core.model import RecordKind, Rule
 from rules_kb.loader import KnowledgeBase
+from rules_kb.lookup.glossary import define
+from rules_kb.lookup.rules import show
 from rules_kb.operations import ArgumentError, Front, Operation, Parameter
+from rules_kb.search import search
 from rules_kb.serve.api import without_cli_notes
 
 #: The server's name, as clients list it.
@@ -134,31 +142,23 @@ def _note(note) -> str:
 
 
 def _show_rule(kb: KnowledgeBase, args: dict[str, Any]):
-    from rules_kb.lookup.rules import show
-
     found = show(kb, args["number"], args["edition"])
     only = args["only"]
     return serialize.lookup_dict(found, only=only, note=_note), (found.rule, *(() if only else found.children))
 
 
 def _define_term(kb: KnowledgeBase, args: dict[str, Any]):
-    from rules_kb.lookup.glossary import define
-
     found = define(kb, args["term"])
     return serialize.definition_dict(found), found.cited_rules
 
 
 def _search_rules(kb: KnowledgeBase, args: dict[str, Any]):
-    from rules_kb.search import search
-
     found = search(kb, args["query"], limit=args["limit"], edition=args["edition"], kinds=tuple(args["kinds"]))
     rules = (kb.rule(hit.id, hit.edition) for hit in found.hits if hit.kind == RecordKind.RULE.value)
     return serialize.search_dict(found), [rule for rule in rules if rule is not None]
 
 
 def _ask_rules(kb: KnowledgeBase, args: dict[str, Any]):
-    from rules_kb.ask import ask
-
     answer = ask(kb, args["question"], limit=args["limit"], edition=args["edition"])
     rules = [kb.rule(rule.number, rule.edition) for rule in answer.rules]
     report = answer.verification.report
@@ -167,9 +167,6 @@ def _ask_rules(kb: KnowledgeBase, args: dict[str, Any]):
 
 
 def _check_scenario(kb: KnowledgeBase, args: dict[str, Any]):
-    from rules_kb.checker.report import check_scenario, example
-    from rules_kb.checker.scenario import parse_scenario
-
     text, name = args["text"], args["example_name"]  # « scenario » and « example » on MCP
     if bool(text) == bool(name):
         raise ArgumentError(
@@ -297,8 +294,6 @@ def call(kb: KnowledgeBase, name: str, given: Any) -> Result:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(NAME)
     except PackageNotFoundError:
@@ -308,6 +303,7 @@ def _version() -> str:
 def server(kb: KnowledgeBase):
     """The MCP server (:class:`mcp.server.lowlevel.Server`) of the tools of
     :data:`TOOLS` on ``kb`` (loaded once, by the caller)."""
+    # deferred: the mcp SDK, for the server alone; call() runs a tool without it (module docstring)
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -331,8 +327,6 @@ def server(kb: KnowledgeBase):
             try:
                 result = await anyio.to_thread.run_sync(call, kb, params.name, params.arguments)
             except Exception as error:  # noqa: BLE001 - a bug: said in French, the traceback on standard error
-                import traceback
-
                 traceback.print_exc()
                 text = (
                     f"Erreur interne de rules-kb dans {params.name} ({type(error).__name__}) : ce n'est pas votre "
@@ -353,6 +347,7 @@ def server(kb: KnowledgeBase):
 
 def serve(kb: KnowledgeBase) -> None:
     """Serve the tools on ``kb`` over standard input and output until the client closes them."""
+    # deferred: the mcp SDK, for the server alone (module docstring)
     import anyio
     from mcp.server.stdio import stdio_server
 

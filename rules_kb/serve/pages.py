@@ -31,9 +31,18 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode
 
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
 from rules_kb import operations
+from rules_kb.checker.report import examples
 from rules_kb.core.errors import RulesKbError
+from rules_kb.core.model import RecordKind, node_id
+from rules_kb.core.numbers import RuleNumber, RuleNumberError
 from rules_kb.export import html as builders
+from rules_kb.export.excerpt import segment, text_links
 from rules_kb.export.html import serialise
 from rules_kb.serve import api
 
@@ -86,8 +95,6 @@ def _folded(text: str) -> str:
 
 def _card_names(kb) -> dict[str, str]:
     """The FAQ's card names, by their folded form."""
-    from rules_kb.core.model import RecordKind
-
     return kb.cached(
         "serve-card-names", lambda: {_folded(card.name): card.name for card in kb.records(RecordKind.CARD)}
     )
@@ -98,8 +105,6 @@ def destination(kb, text: str) -> str:
     (``420.5c``), the card for a card's name, the definition for a glossary
     term (``piétinement``, ``trample``, ``couche``), ``ask`` for a question
     (a ``?``, or :data:`QUESTION_WORDS` words or more), else the search."""
-    from rules_kb.core.numbers import RuleNumber, RuleNumberError
-
     query = " ".join(text.split())[: api.MAX_TEXT]
     if not query:
         return "/"
@@ -181,8 +186,6 @@ def _page(title: str, query: str = ""):
 
 
 def _html(root, status: int = 200):
-    from starlette.responses import Response
-
     return Response(serialise(root), status, media_type="text/html; charset=utf-8")
 
 
@@ -226,9 +229,6 @@ def _linked_text(parent, kb, rule: dict, css_class: str = "rule-text") -> None:
     """The paragraphs of a rule's text, its references (« voir règle 309 ») and
     the first use of each glossary term linked (the rule graph's links:
     :func:`rules_kb.export.excerpt.segment`)."""
-    from rules_kb.core.model import RecordKind, node_id
-    from rules_kb.export.excerpt import segment, text_links
-
     links = text_links(kb.graph, node_id(RecordKind.RULE, rule["edition"], rule["number"]))
     for paragraph in [part for part in rule["text"].split("\n") if part.strip()]:
         node = element(parent, "p", "", css_class)
@@ -319,8 +319,6 @@ def home(request):
 
 def go(request):
     """``/aller?q=``: a redirect (303) to :func:`destination`."""
-    from starlette.responses import RedirectResponse
-
     return RedirectResponse(destination(request.app.state.kb, request.query_params.get("q") or ""), 303)
 
 
@@ -506,8 +504,6 @@ def question(request):
 
 
 def glossary(request):
-    from rules_kb.core.model import RecordKind
-
     kb = request.app.state.kb
     entries = sorted({(entry.term, entry.edition): entry for entry in kb.records(RecordKind.GLOSSARY)}.values(),
                      key=lambda entry: (_folded(entry.term), entry.edition))  # fmt: skip
@@ -533,8 +529,6 @@ def glossary(request):
 
 def check_page(request):
     """``GET /verifier``: the form (``?exemple=`` fills it); ``POST``: the form's scenario checked."""
-    from rules_kb.checker.report import examples
-
     text, report, problem = "", None, None
     if request.method == "GET":
         name = (request.query_params.get("exemple") or "").strip()
@@ -547,10 +541,6 @@ def check_page(request):
 
 
 async def check_post(request):
-    from starlette.concurrency import run_in_threadpool
-
-    from rules_kb.checker.report import examples
-
     body = await request.body()
     text, report, problem = "", None, None
     try:
@@ -632,9 +622,6 @@ def _report(main, report: dict) -> None:
 
 def routes() -> list:
     """The pages' Starlette routes (and the mount of ``static/``)."""
-    from starlette.routing import Mount, Route
-    from starlette.staticfiles import StaticFiles
-
     return [
         Route("/", home),
         Route("/aller", go),
