@@ -18,6 +18,9 @@ parsing, then refuse any word that is an option (« Option inconnue »).
 Texts longer than :data:`rules_kb.operations.MAX_TEXT` (exit code 1), or
 holding bytes that are not UTF-8 (exit code 2), and paths no system takes
 (exit code 1), are refused before the command runs (:mod:`cli.usage`).
+
+Typer's help reads Rich markup: the declarations' texts hold no ``[``
+(``tests/test_operations.py`` checks it), so they are given as they are.
 """
 
 import enum
@@ -37,8 +40,6 @@ import click
 import typer
 
 from cli import usage
-
-# Typer's help reads Rich markup: the declarations' texts hold no "[" (tests/test_operations.py).
 from rules_kb.operations import CORPUS, OPERATIONS, Front, Kind, Operation, Parameter
 
 PROGRAM = "rules-kb"
@@ -71,11 +72,10 @@ def _annotation(param: Parameter) -> tuple[Any, Any]:
     """The Typer annotation and default of a parameter on the command line."""
     help_text = param.help
     if not param.flags:  # a positional argument
-        if param.words or param.kind is Kind.TEXTS:
-            info = typer.Argument(metavar=param.metavar, help=help_text, show_default=False)
-            return Annotated[list[str] | None, info], ... if param.required and not param.instead else None
         info = typer.Argument(metavar=param.metavar, help=help_text, show_default=False)
-        return Annotated[str | None, info], None if not param.required else ...
+        required = param.required and not param.instead
+        many = param.words or param.kind is Kind.TEXTS
+        return Annotated[list[str] | None if many else str | None, info], ... if required else None
     names = param.flags
     if param.kind is Kind.FLAG:
         return Annotated[bool, typer.Option(*names, help=help_text, show_default=False)], bool(param.default)
@@ -112,7 +112,7 @@ def _refuse_options(words: list[str]) -> None:
     """Raise a usage error for a word of a ``words`` parameter that is an option (``--zz``), not a value (``-1/-1``)."""
     for word in words:
         if word.startswith("-") and len(word) > 1 and not WORD_NOT_OPTION.match(word):
-            raise click.UsageError(f"Option inconnue : {word}.", click.get_current_context())
+            raise click.NoSuchOption(word, ctx=click.get_current_context())
 
 
 def _options(operation: Operation, given: dict[str, Any]) -> SimpleNamespace:

@@ -52,7 +52,7 @@ def test_the_commands_answer_the_same_with_or_without_quotes(run_cli):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["search", "blessures", "--zz", "fatales"], "Option inconnue : --zz."),
+        (["search", "blessures", "--zz", "fatales"], "Option inconnue : '--zz'."),
         (["show", "420.5", "420.6"], "Argument en trop (420.6)"),
         (["check", "a.toml", "b.toml"], "Argument en trop (b.toml)"),
         (["search"], "Il manque l'argument 'REQUÊTE'."),

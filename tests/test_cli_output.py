@@ -331,6 +331,30 @@ def _bash_complete(line: str, monkeypatch, capsys) -> list[str]:
     return sorted(item for item in found.split("\n") if item)
 
 
+def test_the_installed_bash_script_completes_commands_and_kinds(tmp_path):
+    """The README's install line, then Tab as bash presses it: the script runs the real program."""
+    import shutil
+
+    script = tmp_path / "rules-kb"
+    program = shutil.which("rules-kb", path=str(Path(sys.executable).parent))
+    done = subprocess.run([program, "completion", "bash"], capture_output=True, text=True, check=True)
+    script.write_text(done.stdout, encoding="utf-8")
+
+    def offered(line: str) -> list[str]:
+        words = shlex.split(line) + ([""] if line.endswith(" ") else [])
+        probe = (
+            f"source {shlex.quote(str(script))}\n"
+            f"COMP_WORDS=({' '.join(shlex.quote(word) for word in words)}); COMP_CWORD={len(words) - 1}\n"
+            f"_rules_kb_completion {shlex.quote(program)}; printf '%s\\n' \"${{COMPREPLY[@]}}\"\n"
+        )
+        result = subprocess.run(["bash", "--norc", "-c", probe], capture_output=True, text=True, check=True)
+        return sorted(item for item in result.stdout.split("\n") if item)
+
+    assert offered("rules-kb sh") == ["show"]
+    assert offered("rules-kb corpus ") == ["check", "dump", "list"]
+    assert offered("rules-kb search x --kind c") == ["carte", "cours"]
+
+
 def test_bash_completion(monkeypatch, capsys):
     assert _bash_complete("rules-kb sh", monkeypatch, capsys) == ["show"]
     assert "completion" in _bash_complete("rules-kb ", monkeypatch, capsys)
