@@ -70,7 +70,7 @@ def epilog(examples: tuple[str, ...]) -> str:
 
 def _annotation(param: Parameter) -> tuple[Any, Any]:
     """The Typer annotation and default of a parameter on the command line."""
-    help_text = param.help
+    help_text = param.help_on(Front.CLI)
     if not param.flags:  # a positional argument
         info = typer.Argument(metavar=param.metavar, help=help_text, show_default=False)
         required = param.required and not param.instead

@@ -80,7 +80,11 @@ class Parameter:
       (empty: any);
     - on the command line: ``flags`` (``("--limit", "-n")``; empty for a
       positional argument), ``metavar``, ``words`` (a positional text made
-      of every word given, joined by spaces: no quotes needed);
+      of every word given, joined by spaces: no quotes needed),
+      ``instead``: the parameter that may stand in for a required one
+      there (``--file`` for the question), ``cli_help``: what the help adds
+      there (« - » for standard input), ``suggested``: the values shell
+      completion offers;
     - ``names``: the parameter's name on another front when it differs
       (``{Front.HTTP: "q"}``); a front absent from ``fronts`` does not take
       the parameter.
@@ -99,6 +103,7 @@ class Parameter:
     metavar: str = ""
     words: bool = False
     instead: str = ""
+    cli_help: str = ""
     suggested: tuple[str, ...] = ()
     names: Mapping[Front, str] = field(default_factory=dict)
     fronts: frozenset[Front] = frozenset(Front)
@@ -106,6 +111,10 @@ class Parameter:
     def name_on(self, front: Front) -> str:
         """The parameter's name on ``front``."""
         return self.names.get(front, self.name)
+
+    def help_on(self, front: Front) -> str:
+        """The parameter's help on ``front``: its help, and on the command line its ``cli_help``."""
+        return f"{self.help} {self.cli_help}" if front is Front.CLI and self.cli_help else self.help
 
     @property
     def bounds(self) -> tuple[int, int] | None:
@@ -247,8 +256,9 @@ OPERATIONS: tuple[Operation, ...] = (
         "rules_kb.ask:ask",
         (
             Parameter("question", Kind.TEXT,
-                      "La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? » (« - » : lue sur "
-                      "l'entrée standard).", required=True, metavar="QUESTION", words=True, instead="question_file",
+                      "La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».", required=True,
+                      metavar="QUESTION", words=True, instead="question_file",
+                      cli_help="(« - » : lue sur l'entrée standard.)",
                       names={Front.HTTP: "q"}),
             Parameter("question_file", Kind.PATH,
                       "Lit la question dans ce fichier texte UTF-8 (« - » : l'entrée standard), 2 000 caractères au "

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from cli import app, output, render
 from cli.commands import SHELLS, parse
-from rules_kb.operations import BY_NAME
+from rules_kb.operations import BY_NAME, Front
 from tests.conftest import flat
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -274,6 +274,9 @@ def test_help_is_french_and_ends_with_examples_that_parse(run_cli, command, caps
     text = result.stdout.replace(NBSP, " ")
     assert "Utilisation : rules-kb" in text and "Usage" not in text
     assert "Options" in text and "Show this message" not in text and "Affiche cette aide et quitte." in flat(text)
+    if command in BY_NAME:  # every parameter's declared help is shown, arguments included
+        for param in BY_NAME[command].params_on(Front.CLI):
+            assert " ".join(param.help_on(Front.CLI).split()[:4]) in flat(text), (command, param.name)
     head, _, examples = text.rpartition("Exemples :")
     lines = [line.strip() for line in examples.strip().split("\n") if line.strip()]
     assert head and 2 <= len(lines) <= 3

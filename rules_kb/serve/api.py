@@ -133,18 +133,10 @@ OPENAPI = Operation(
 )  # fmt: skip
 
 
-def without_cli_notes(operation: Operation) -> Operation:
-    """``operation`` with its parameters' help freed of what only the command line
-    means (« (« - » : lue sur l'entrée standard) » in ``ask``'s ``question``): a
-    workaround until :mod:`rules_kb.operations` words its help for every front."""
-    params = tuple(replace(param, help=re.sub(r" ?\(« - » :[^)]*\)", "", param.help)) for param in operation.params)
-    return replace(operation, params=params)
-
-
 #: Every operation the API serves: those of :data:`rules_kb.operations.OPERATIONS` with an
 #: ``http``, then the HTTP-only ones.
 OPERATIONS: tuple[Operation, ...] = (
-    *(without_cli_notes(op) for op in operations.OPERATIONS if op.http),
+    *(op for op in operations.OPERATIONS if op.http),
     SUGGEST,
     EXAMPLES,
     EXAMPLE,
@@ -466,7 +458,7 @@ def _endpoint(operation: Operation):
     """The Starlette endpoint of ``operation``: its body (if it takes one, :data:`BODIES`)
     read asynchronously within the size limit, then in the thread pool its arguments read
     (:func:`read`) and its answer computed as JSON."""
-    # deferred: the web server; MCP imports this module too (without_cli_notes)
+    # deferred: the web server; MCP imports this module too
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 

@@ -54,7 +54,6 @@ from rules_kb.lookup.glossary import define
 from rules_kb.lookup.rules import show
 from rules_kb.operations import ArgumentError, Front, Operation, Parameter
 from rules_kb.search import search
-from rules_kb.serve.api import without_cli_notes
 
 #: The server's name, as clients list it.
 NAME = "rules-kb"
@@ -198,9 +197,7 @@ _SERVED: dict[str, tuple[str, Callable[[KnowledgeBase, dict[str, Any]], tuple[di
 }  # fmt: skip
 
 #: The tools, in the order of the declarations (a declared tool this module does not serve is a KeyError at import).
-TOOLS: tuple[Tool, ...] = tuple(
-    Tool(without_cli_notes(operation), *_SERVED[name]) for name, operation in operations.BY_TOOL.items()
-)
+TOOLS: tuple[Tool, ...] = tuple(Tool(operation, *_SERVED[name]) for name, operation in operations.BY_TOOL.items())
 
 _BY_NAME = {tool.name: tool for tool in TOOLS}
 
