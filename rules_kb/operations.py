@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -466,36 +466,52 @@ def value(where: str, param: Parameter, given: Any, strings: bool = False) -> An
     return tuple(_text(where, param, item) for item in given)
 
 
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """How a front names things in the messages of :func:`arguments`: ``owner``
+    what is called (``"search_rules"``, ``"/api/search"``), ``noun`` what it
+    takes (``"argument"``, ``"paramètre"``), ``where(param)`` one of them
+    mid-sentence (« l'argument « limit » de search_rules »)."""
+
+    owner: str
+    noun: str
+    where: Callable[[Parameter], str]
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def arguments(
-    operation: Operation, front: Front, given: Any, where: Callable[[Parameter], str], strings: bool = False
+    params: Sequence[Parameter], front: Front, given: Any, caller: Caller, strings: bool = False
 ) -> dict[str, Any]:
     """``given`` (a mapping from the front's parameter names to values)
-    checked against ``operation``'s parameters on ``front``, with the
-    defaults of those left out (``None``, and an empty text for a parameter
-    not required, count as left out). Returns Python name → value; ``where``
-    names a parameter in messages. Raises :class:`ArgumentError` for an
-    unknown, missing or malformed parameter."""
+    checked against ``params`` on ``front``, with the defaults of those left
+    out (``None``, and an empty text for a parameter not required, count as
+    left out). Returns Python name → value. ``strings``: the client sends
+    texts only (a query string). Raises :class:`ArgumentError`, worded as
+    ``caller`` names things, for a parameter unknown, missing or malformed."""
     if given is not None and not isinstance(given, Mapping):
-        raise ArgumentError(
-            f'Les paramètres de {operation.tool or operation.name} forment un objet JSON : {{"nom": valeur, …}}.'
-        )
+        raise ArgumentError(f'Les {caller.noun}s de {caller.owner} forment un objet JSON : {{"nom": valeur, …}}.')
     given = dict(given or {})
-    params = operation.params_on(front)
     names = {param.name_on(front): param for param in params}
     if unknown := [name for name in given if name not in names]:
+        possible = f"{caller.noun}s possibles : {', '.join(names)}" if names else f"aucun {caller.noun} n'est attendu"
         raise ArgumentError(
-            f"Paramètre inconnu pour {operation.tool or operation.name} : « {str(unknown[0])[:40]} » ; "
-            f"paramètres possibles : {', '.join(names)}."
+            f"{_sentence(caller.noun)} inconnu pour {caller.owner} : « {str(unknown[0])[:40]} » ; {possible}."
         )
     checked: dict[str, Any] = {}
     for name, param in names.items():
         raw = given.get(name)
-        if isinstance(raw, str) and param.kind is not Kind.TEXTS:
-            raw = raw.strip() or None if not param.required or strings else raw
+        if isinstance(raw, str) and param.kind is not Kind.TEXTS and (strings or not param.required):
+            raw = raw.strip() or None
         if raw is None or (param.required and isinstance(raw, str) and not raw.strip()):
             if param.required:
-                raise ArgumentError(f"Il manque {where(param)} : {param.help}")
+                raise ArgumentError(f"Il manque {caller.where(param)} : {param.help}")
             checked[param.name] = param.default
             continue
-        checked[param.name] = value(where(param), param, raw, strings)
+        try:
+            checked[param.name] = value(caller.where(param), param, raw, strings)
+        except ArgumentError as error:  # the parameter is named mid-sentence: the message starts with a capital
+            raise ArgumentError(_sentence(str(error))) from None
     return checked

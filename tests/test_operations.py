@@ -311,7 +311,7 @@ def test_the_mcp_schemas_are_json_schemas(tools):
             "/api/search?q=couche&zzz=1",
             "Paramètre inconnu pour /api/search : « zzz » ; paramètres possibles : q, kind, limit, edition.",
         ),
-        ("/api/examples?x=1", "Paramètre inconnu pour /api/examples : « x » ; cette adresse n'en prend aucun."),
+        ("/api/examples?x=1", "Paramètre inconnu pour /api/examples : « x » ; aucun paramètre n'est attendu."),
         ("/api/rules/420.5c?number=3", "Paramètre inconnu pour /api/rules/{number} : « number »"),
         ("/api/ask", "Il manque le paramètre « q » : La situation, en mots de joueur"),
         ("/api/define?term=%20", "Il manque le paramètre « term »"),

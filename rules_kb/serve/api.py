@@ -174,25 +174,29 @@ def place(operation: Operation, param: Parameter) -> str:
     return "query"
 
 
-def _where(operation: Operation) -> Callable[[Parameter], str]:
-    """How the messages of :func:`rules_kb.operations.arguments` name a parameter of
-    ``operation`` (mid-sentence: :func:`_checked` capitalises a message's first letter)."""
-    return lambda param: (
-        "le corps de la requête"
-        if place(operation, param) == "body"
-        else f"le paramètre « {param.name_on(Front.HTTP)} »"
+def _caller(operation: Operation, address: str) -> operations.Caller:
+    """How the messages of :func:`rules_kb.operations.arguments` name the parameters of
+    ``operation``, served at ``address``: by their names in the query string or the path,
+    the body as such."""
+    return operations.Caller(
+        address,
+        "paramètre",
+        lambda param: (
+            "le corps de la requête"
+            if place(operation, param) == "body"
+            else f"le paramètre « {param.name_on(Front.HTTP)} »"
+        ),
     )
 
 
-def _checked(operation: Operation, given: Mapping[str, Any], where: Callable[[Parameter], str]) -> dict[str, Any]:
+def _checked(params: tuple[Parameter, ...], given: Mapping[str, Any], caller: operations.Caller) -> dict[str, Any]:
     """:func:`rules_kb.operations.arguments` on the HTTP front (texts read as their
     parameter's kind); its :class:`rules_kb.operations.ArgumentError` becomes a
     :class:`BadRequest` (the error's type the API has always answered)."""
     try:
-        return operations.arguments(operation, Front.HTTP, given, where=where, strings=True)
+        return operations.arguments(params, Front.HTTP, given, caller, strings=True)
     except operations.ArgumentError as error:
-        text = str(error)
-        raise BadRequest(text[:1].upper() + text[1:]) from None
+        raise BadRequest(str(error)) from None
 
 
 def _query(query, params: tuple[Parameter, ...]) -> dict[str, Any]:
@@ -221,20 +225,13 @@ def read(operation: Operation, query, path: Mapping[str, str] | None = None, bod
     params = operation.params_on(Front.HTTP)
     in_query = tuple(param for param in params if place(operation, param) == "query")
     elsewhere = tuple(param for param in params if place(operation, param) != "query")
-    where = _where(operation)
-    if not in_query and (unknown := next(iter(query), None)) is not None:  # the operations' message would list none
-        raise BadRequest(
-            f"Paramètre inconnu pour {operation.http[1]} : « {str(unknown)[:40]} » ; cette adresse n'en prend aucun."
-        )
-    # Named by its address in the messages (« Paramètre inconnu pour /api/search »), not by its MCP tool.
-    checked = _checked(
-        replace(operation, name=operation.http[1], tool=None, params=in_query), _query(query, in_query), where
-    )
+    caller = _caller(operation, operation.http[1])
+    checked = _checked(in_query, _query(query, in_query), caller)
     given: dict[str, Any] = {}
     for param in elsewhere:
         name = param.name_on(Front.HTTP)
         given[name] = body if place(operation, param) == "body" else (path or {}).get(name)
-    return checked | _checked(replace(operation, params=elsewhere), given, where)
+    return checked | _checked(elsewhere, given, caller)
 
 
 def parameter(query, param: Parameter, name: str | None = None) -> Any:
@@ -244,9 +241,9 @@ def parameter(query, param: Parameter, name: str | None = None) -> Any:
     Raises :class:`BadRequest`."""
     name = name or param.name_on(Front.HTTP)
     param = replace(param, names={Front.HTTP: name}, fronts=_HTTP)
-    alone = Operation(name, "", "", "", (param,))
     given = _query(query, (param,))
-    return _checked(alone, {name: given[name]} if name in given else {}, _where(alone))[param.name]
+    caller = operations.Caller("cette page", "paramètre", lambda param: f"le paramètre « {name} »")
+    return _checked((param,), {name: given[name]} if name in given else {}, caller)[param.name]
 
 
 def scenario_text(body: bytes) -> str:

@@ -227,26 +227,11 @@ def arguments(tool: Tool, given: Any) -> dict[str, Any]:
     defaults of those left out (``null``, and an empty text for an argument
     not required, count as left out). Raises :class:`ArgumentError` (French,
     naming the argument as MCP does) for an unknown, missing or malformed
-    argument. The shape of ``given`` and unknown names are checked here
-    first, to say « argument », as MCP does, where the operations say
-    « paramètre »."""
-    if given is not None and not isinstance(given, dict):
-        raise ArgumentError(f'Les arguments de {tool.name} forment un objet JSON : {{"nom": valeur, …}}.')
-    names = [param.name_on(Front.MCP) for param in tool.params]
-    if unknown := [name for name in given or {} if name not in names]:
-        raise ArgumentError(
-            f"Argument inconnu pour {tool.name} : « {str(unknown[0])[:40]} » ; arguments possibles : {', '.join(names)}."
-        )
-    try:
-        return operations.arguments(
-            tool.operation,
-            Front.MCP,
-            given,
-            where=lambda param: f"l'argument « {param.name_on(Front.MCP)} » de {tool.name}",
-        )
-    except ArgumentError as error:  # the argument is named mid-sentence: the message starts with a capital
-        text = str(error)
-        raise ArgumentError(text[:1].upper() + text[1:]) from None
+    argument."""
+    caller = operations.Caller(
+        tool.name, "argument", lambda param: f"l'argument « {param.name_on(Front.MCP)} » de {tool.name}"
+    )
+    return operations.arguments(tool.params, Front.MCP, given, caller)
 
 
 # -- running a tool --------------------------------------------------------------------------
