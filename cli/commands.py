@@ -49,6 +49,8 @@ DESCRIPTION = (
 )
 #: What the command line takes for a word rather than an option: a dash before a digit (``-1/-1``, ``-2/-0``).
 WORD_NOT_OPTION = re.compile(r"^-\d")
+#: How a usage line names a command and its arguments (Click's « COMMAND [ARGS]... », in French).
+SUBCOMMAND = "COMMANDE [ARGUMENTS]..."
 #: Examples of the program's own help.
 EXAMPLES = ("show 420.5c", 'ask "ma 2/2 a pris 2 dégâts, elle meurt ?"', 'search "blessures fatales"')
 
@@ -257,6 +259,7 @@ def build(
         name=PROGRAM, help=DESCRIPTION, epilog=epilog(EXAMPLES), add_completion=False,
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
         rich_markup_mode="rich", pretty_exceptions_enable=False, invoke_without_command=True, suggest_commands=False,
+        subcommand_metavar=SUBCOMMAND,
     )  # fmt: skip
 
     @app.callback()
@@ -269,9 +272,13 @@ def build(
             sys.stdout.write(context.get_help() + "\n")
             raise typer.Exit(0)
 
-    corpus = typer.Typer(name="corpus", help="Le corpus : documents, diagnostics des sources, enregistrements analysés.",
-                         epilog=epilog(("corpus list", "corpus check --strict", "corpus dump --json")),
-                         no_args_is_help=False, invoke_without_command=True)  # fmt: skip
+    corpus = typer.Typer(
+        name="corpus",
+        help="Le corpus : documents, diagnostics des sources, enregistrements analysés.",
+        epilog=epilog(("corpus list", "corpus check --strict", "corpus dump --json")),
+        subcommand_metavar=SUBCOMMAND,
+        invoke_without_command=True,
+    )
 
     @corpus.callback()
     def corpus_root(context: typer.Context) -> None:
