@@ -8,9 +8,11 @@ to Rich, which styles and wraps them to the terminal's width: a wrapped line
 keeps the indent of its bullet, French punctuation (« », `` :``, `` ;``,
 `` ?``, `` !``) is held to its word by a non-breaking space, no line ends in
 spaces, and output taller than the screen goes through a pager
-(:meth:`Console.paging`). Elsewhere — a pipe, a file — Rich writes their
-plain text without styles, each at its own width (Rich's measure of it):
-one line per paragraph, never wrapped, no line ending in spaces.
+(:meth:`Console.paging`). Elsewhere — a pipe, a file — it writes their
+plain text, one line per paragraph, never wrapped, without importing Rich:
+its ``rich.text`` alone costs 2.4× ``python -c pass`` (33 ms here), which
+the budgets of ``bench/run.py`` cannot hold on every lookup, and Rich lays
+out 80 creatures' layers in 1.8 s where their plain text takes 0.1 s.
 
 Whatever the console's encoding, nothing crashes: :func:`prepare_streams`
 makes standard output and error write what they cannot encode as its
@@ -20,7 +22,6 @@ nearest ASCII (« → ", é → e, ≤ → <=; :func:`transliterate`).
 from __future__ import annotations
 
 import codecs
-import io
 import os
 import re
 import shutil
@@ -29,29 +30,6 @@ import subprocess
 import sys
 import unicodedata
 from contextlib import contextmanager
-
-from rich.console import Console as RichConsole
-from rich.measure import Measurement
-from rich.padding import Padding
-from rich.table import Table
-from rich.text import Text as RichText
-
-#: What the renderers build and print (:mod:`cli.render`): Rich's own shapes, and :class:`Text`.
-__all__ = [
-    "Console",
-    "Padding",
-    "Table",
-    "Text",
-    "french_spaces",
-    "page",
-    "pager_command",
-    "prepare_streams",
-    "screen_height",
-    "transliterate",
-    "visible_controls",
-    "wants_terminal",
-    "writes_unicode",
-]  # fmt: skip
 
 # -- the console's encoding --------------------------------------------------------------
 
@@ -164,9 +142,9 @@ _LEAD = r" *(?:[•→*-] |\d{1,3}\. )?"
 _TRAILING = r"(?m)(?:[ \u00a0]|\x1b\[[0-9;]*m)+$"
 
 
-def _finished(rendered: str, held: str = NBSP) -> str:
-    """Rich's rendering as written: held spaces made ``held``, no spaces at line ends."""
-    return re.sub(_TRAILING, lambda end: re.sub("[ \u00a0]", "", end.group(0)), rendered.replace(_HELD, held))
+def _finished(rendered: str) -> str:
+    """Rich's rendering as written: held spaces made non-breaking spaces, no spaces at line ends."""
+    return re.sub(_TRAILING, lambda end: re.sub("[ \u00a0]", "", end.group(0)), rendered.replace(_HELD, NBSP))
 
 
 class _Hanging:
@@ -179,6 +157,8 @@ class _Hanging:
         self.indent = indent
 
     def __rich_console__(self, console, options):
+        from rich.text import Text as RichText  # deferred: Rich in a terminal only (module docstring)
+
         width = max(1, options.max_width - self.indent)
         margin = " " * self.indent
         wrapping = {"overflow": options.overflow, "no_wrap": options.no_wrap}
@@ -194,40 +174,153 @@ class _Hanging:
                 yield RichText.assemble(margin, start, piece, no_wrap=True, end="\n")
 
     def __rich_measure__(self, console, options):
+        from rich.measure import Measurement  # deferred: Rich in a terminal only (module docstring)
+
         return Measurement.get(console, options, self.text).with_maximum(options.max_width)
 
 
-class Text(RichText):
-    """Rich's ``Text``, whose characters are made safe and French as they are
-    added: control characters visible (:func:`visible_controls`), the space
-    before French punctuation held to its word (:func:`french_spaces`, with a
-    stand-in Rich does not break at; written back as a non-breaking space in
-    a terminal, a plain space elsewhere). One character for one: the styled
-    ranges stay where they are."""
+class Text:
+    """A line (or paragraph) of text with styled ranges: Rich's ``Text``, reduced
+    to what the renderers use. ``spans`` are ``(start, end, style)``."""
 
-    def __init__(self, text: str = "", style: str = "", **options) -> None:
-        super().__init__(_held(text), style=style, **options)
+    __slots__ = ("plain", "spans", "style")
 
-    def append(self, text, style=None) -> Text:
-        """Rich's ``append``, a string made safe and French first."""
-        return super().append(_held(text) if isinstance(text, str) else text, style)
+    def __init__(self, text: str = "", style: str = "") -> None:
+        self.plain = text
+        self.style = style
+        self.spans: list[tuple[int, int, str]] = []
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def __len__(self) -> int:
+        return len(self.plain)
+
+    @classmethod
+    def assemble(cls, *parts) -> Text:
+        """A text made of ``parts``: strings, ``(string, style)`` pairs or :class:`Text`."""
+        text = cls()
+        for part in parts:
+            if isinstance(part, Text):
+                text.append_text(part)
+            elif isinstance(part, tuple):
+                text.append(*part)
+            else:
+                text.append(part)
+        return text
+
+    def append(self, text: str, style: str | None = None) -> Text:
+        """Add ``text`` at the end, in ``style``."""
+        start = len(self.plain)
+        self.plain += text
+        if style:
+            self.spans.append((start, len(self.plain), style))
+        return self
+
+    def append_text(self, other: Text) -> Text:
+        """Add another :class:`Text` at the end, with its styles."""
+        start = len(self.plain)
+        if other.style:
+            self.spans.append((start, start + len(other.plain), other.style))
+        self.spans.extend((start + a, start + b, style) for a, b, style in other.spans)
+        self.plain += other.plain
+        return self
+
+    def stylize(self, style: str, start: int = 0, end: int | None = None) -> None:
+        """Style the characters ``[start, end)``."""
+        self.spans.append((start, len(self.plain) if end is None else end, style))
+
+    def rich(self):
+        """This text as a ``rich.text.Text``, its French punctuation held to
+        its word (:func:`french_spaces`, with a stand-in Rich does not break at)."""
+        from rich.text import Span  # deferred: Rich in a terminal only (module docstring)
+        from rich.text import Text as RichText  # deferred: Rich in a terminal only (module docstring)
+
+        return RichText(
+            french_spaces(visible_controls(self.plain), _HELD),
+            style=self.style,
+            spans=[Span(a, b, style) for a, b, style in self.spans],
+        )
 
 
-def _held(text: str) -> str:
-    return french_spaces(visible_controls(text), _HELD)
+class Padding:
+    """A renderable indented by ``pad`` = ``(top, right, bottom, left)`` (Rich's ``Padding``)."""
+
+    __slots__ = ("pad", "renderable")
+
+    def __init__(self, renderable, pad: tuple[int, int, int, int]) -> None:
+        self.renderable = renderable
+        self.pad = pad
 
 
-def _rich(item):
-    """``item`` as printed in a terminal: a text (alone, or indented on the left
-    only) wrapped with hanging indents (:class:`_Hanging`), anything else as Rich has it."""
+class Table:
+    """Columns and rows, without borders (Rich's ``Table`` as the check renders it)."""
+
+    def __init__(self, show_header: bool = True, **options) -> None:
+        self.show_header = show_header
+        self.options = options
+        self.columns: list[tuple[str, dict]] = []
+        self.rows: list[tuple] = []
+
+    def add_column(self, header: str = "", **options) -> None:
+        """A column, with Rich's column options (used in a terminal)."""
+        self.columns.append((header, options))
+
+    def add_row(self, *cells) -> None:
+        """A row: strings or :class:`Text`."""
+        self.rows.append(cells)
+
+
+def _plain(item) -> str:
+    if isinstance(item, Text):
+        return item.plain
+    if isinstance(item, Padding):
+        top, _right, bottom, left = item.pad
+        body = "\n".join(" " * left + line if line else line for line in _plain(item.renderable).split("\n"))
+        return "\n" * top + body + "\n" * bottom
+    if isinstance(item, Table):
+        return _plain_table(item)
+    return str(item)
+
+
+def _plain_table(table: Table) -> str:
+    rows = [[_plain(cell) for cell in row] for row in table.rows]
+    if table.show_header:
+        rows.insert(0, [header for header, _options in table.columns])
+    widths = [
+        max((len(line) for row in rows for line in row[i].split("\n")), default=0) for i in range(len(table.columns))
+    ]
+    lines = []
+    for row in rows:
+        cells = [cell.split("\n") for cell in row]
+        for depth in range(max((len(cell) for cell in cells), default=0)):
+            parts = [(cell[depth] if depth < len(cell) else "").ljust(width) for cell, width in zip(cells, widths)]
+            lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _rich(item, wrap: bool = True):
+    """``item`` as Rich renders it; a text wrapped with hanging indents unless not ``wrap`` (a table's cell)."""
     if isinstance(item, str):
         item = Text(item)
-    if isinstance(item, RichText):
-        return _Hanging(item)
+    if isinstance(item, Text):
+        return _Hanging(item.rich()) if wrap else item.rich()
     if isinstance(item, Padding):
-        top, right, bottom, left = item.top, item.right, item.bottom, item.left
-        if isinstance(item.renderable, RichText) and not (top or right or bottom):
-            return _Hanging(item.renderable, left)
+        top, right, bottom, left = item.pad
+        if isinstance(item.renderable, (Text, str)) and wrap and not (top or right or bottom):
+            return _Hanging(_rich(item.renderable, wrap=False), left)
+        from rich.padding import Padding as RichPadding  # deferred: Rich in a terminal only (module docstring)
+
+        return RichPadding(_rich(item.renderable, wrap), item.pad)
+    if isinstance(item, Table):
+        from rich.table import Table as RichTable  # deferred: Rich in a terminal only (module docstring)
+
+        table = RichTable(show_header=item.show_header, **item.options)
+        for header, options in item.columns:
+            table.add_column(header, **options)
+        for row in item.rows:
+            table.add_row(*(_rich(cell, wrap=False) for cell in row))
+        return table
     return item
 
 
@@ -249,7 +342,6 @@ class Console:
     def __init__(self, stderr: bool = False) -> None:
         self.stderr = stderr
         self._rich = None
-        self._plain = None
         self._pages: list[str] | None = None
 
     @property
@@ -263,35 +355,22 @@ class Console:
         return wants_terminal(self.file)
 
     def rich_console(self):
-        """The Rich console of a terminal behind this one."""
+        """The Rich console behind this one (imports Rich)."""
         if self._rich is None:
+            from rich.console import Console as RichConsole  # deferred: Rich in a terminal only (module docstring)
+
             self._rich = RichConsole(stderr=self.stderr, highlight=False)
         return self._rich
 
-    def plain_console(self):
-        """The Rich console of plain text behind this one: no styles, sized to what it prints."""
-        if self._plain is None:
-            self._plain = RichConsole(file=io.StringIO(), color_system=None, force_terminal=False, highlight=False)
-        return self._plain
-
     def print(self, *items, style: str | None = None, overflow: str | None = None, no_wrap: bool | None = None) -> None:
-        """Print ``items`` (strings, :class:`Text`, Rich's ``Padding`` and ``Table``) on one line each call:
-        styled and wrapped to a terminal's width, or as plain text at their own width, never wrapped."""
-        items = [Text(item) if isinstance(item, str) else item for item in items]
+        """Print ``items`` (strings, :class:`Text`, :class:`Padding`, :class:`Table`) on one line each call."""
         if self.is_terminal:
             rich = self.rich_console()
             with rich.capture() as captured:
                 rich.print(*(_rich(item) for item in items), style=style, overflow=overflow, no_wrap=no_wrap)
             self._write(_finished(captured.get()))
             return
-        plain = self.plain_console()
-        texts = all(isinstance(item, RichText) for item in items)
-        if not texts:  # a table or a padding is laid out at a width: theirs, so that nothing wraps
-            plain.width = 1 << 16
-            plain.width = max(1, sum(plain.measure(item).maximum for item in items) + len(items))
-        with plain.capture() as captured:
-            plain.print(*items, soft_wrap=texts, no_wrap=True, overflow="ignore")
-        self._write(_finished(captured.get(), " "))
+        self._write(visible_controls(" ".join(_plain(item) for item in items)) + "\n")
 
     def _write(self, text: str) -> None:
         if self._pages is not None:
