@@ -85,6 +85,9 @@ class Parameter:
       there (``--file`` for the question), ``cli_help``: what the help adds
       there (« - » for standard input), ``suggested``: the values shell
       completion offers;
+    - ``body``: on HTTP, the media type of the request body that carries
+      the parameter (``"application/toml"``), empty for a parameter of the
+      query string or the path;
     - ``names``: the parameter's name on another front when it differs
       (``{Front.HTTP: "q"}``); a front absent from ``fronts`` does not take
       the parameter.
@@ -104,6 +107,7 @@ class Parameter:
     words: bool = False
     instead: str = ""
     cli_help: str = ""
+    body: str = ""
     suggested: tuple[str, ...] = ()
     names: Mapping[Front, str] = field(default_factory=dict)
     fronts: frozenset[Front] = frozenset(Front)
@@ -289,7 +293,7 @@ OPERATIONS: tuple[Operation, ...] = (
             Parameter("scenario", Kind.PATH,
                       "Fichier de scénario TOML (« - » : entrée standard) ; avec --example, le nom d'un exemple.",
                       metavar="SCÉNARIO", fronts=_CLI),
-            Parameter("text", Kind.TEXT, "Le texte TOML du scénario.", longest=MAX_SCENARIO,
+            Parameter("text", Kind.TEXT, "Le texte TOML du scénario.", longest=MAX_SCENARIO, body="application/toml",
                       names={Front.MCP: "scenario"}, fronts=frozenset({Front.HTTP, Front.MCP})),
             Parameter("example", Kind.FLAG,
                       "Liste les scénarios d'exemple fournis ; avec un nom, affiche cet exemple, à copier puis "

@@ -9,8 +9,9 @@ the route (:func:`routes`), the reading and checking of its parameters
 (:func:`read`, on :func:`rules_kb.operations.arguments`) and its entry in
 the OpenAPI document (:func:`openapi`); this module states no parameter,
 bound or default of its own. Where a parameter travels is read from the
-path: a ``{name}`` of the path is a path parameter, the parameter of
-:data:`BODIES` the request body, any other a query parameter. Today:
+path and the declaration: a ``{name}`` of the path is a path parameter, a
+parameter declared with a ``body`` media type the request body, any other
+a query parameter. Today:
 
 - ``GET /api/rules/{number}`` (``?edition=``, ``?only=1``): ``show``;
 - ``GET /api/define?term=``: ``define``;
@@ -145,11 +146,6 @@ OPERATIONS: tuple[Operation, ...] = (
 #: :data:`OPERATIONS` by name.
 BY_NAME: dict[str, Operation] = {operation.name: operation for operation in OPERATIONS}
 
-#: The parameter an operation takes as its request body (by its Python name), and the body's
-#: media type. The declarations do not say where an HTTP parameter travels; this is the one
-#: that is neither in the path nor in the query string.
-BODIES: dict[str, tuple[str, str]] = {"check": ("text", "application/toml")}
-
 #: What the 200 answer of an operation holds, when it is not its command's JSON (no option
 #: named: the site's texts name no command line).
 _SHAPES = {
@@ -166,10 +162,10 @@ _SHAPES = {
 
 def place(operation: Operation, param: Parameter) -> str:
     """Where ``param`` travels in a request of ``operation``: ``"path"`` (a ``{name}`` of its
-    path), ``"body"`` (:data:`BODIES`) or ``"query"``."""
+    path), ``"body"`` (declared with a ``body`` media type) or ``"query"``."""
     if operation.http and "{" + param.name_on(Front.HTTP) + "}" in operation.http[1]:
         return "path"
-    if BODIES.get(operation.name, ("",))[0] == param.name:
+    if param.body:
         return "body"
     return "query"
 
@@ -395,7 +391,7 @@ def _path_item(operation: Operation) -> dict[str, Any]:
     item: dict[str, Any] = {"operationId": operation.name, "summary": operation.summary,
                             "description": operation.description, "parameters": parameters}  # fmt: skip
     if body is not None:
-        media = BODIES[operation.name][1]
+        media = body.body
         # Required on HTTP although not in the declaration: the body is the only way to give a
         # scenario here (MCP may name an example instead); an empty body is a 400.
         item["requestBody"] = {
@@ -452,7 +448,7 @@ def error_response(error: RulesKbError):
 
 
 def _endpoint(operation: Operation):
-    """The Starlette endpoint of ``operation``: its body (if it takes one, :data:`BODIES`)
+    """The Starlette endpoint of ``operation``: its body (if a parameter travels in it)
     read asynchronously within the size limit, then in the thread pool its arguments read
     (:func:`read`) and its answer computed as JSON."""
     # deferred: the web server; MCP imports this module too
@@ -460,7 +456,7 @@ def _endpoint(operation: Operation):
     from starlette.responses import JSONResponse
 
     answer = _ANSWERS[operation.name]
-    takes_body = operation.name in BODIES
+    takes_body = any(param.body for param in operation.params_on(Front.HTTP))
 
     async def endpoint(request):
         try:
