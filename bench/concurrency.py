@@ -7,7 +7,7 @@ First use: each round empties a fresh ``RULES_KB_HOME``, starts
 ``--processes`` ``rules-kb show 420.5c`` at the same time, then checks that
 every process answered (exit code 0, the rule on stdout, no traceback),
 that the home holds one valid cache folder (its database matches its seal,
-:func:`rules_kb.build.store.verify`) and that no temporary file or folder
+:func:`rules_kb.engines.store.verify`) and that no temporary file or folder
 is left.
 
 Exports: each round starts ``--processes`` exports to one file at once,
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rules_kb.build.store import DATABASE, verify
+from rules_kb.engines.store import DATABASE, verify
 
 #: The command every process runs, and what its answer must hold.
 COMMAND = ("show", "420.5c")

@@ -5,7 +5,7 @@
 
 Embeds every rule of ``corpus/`` and every situation of
 ``rules_kb/data/situations.jsonl`` with the model of
-:mod:`rules_kb.build.dense` (a few minutes on two cores) and writes them
+:mod:`rules_kb.engines.dense` (a few minutes on two cores) and writes them
 where the build reuses them, so that a first use of the bundled corpus
 embeds nothing. ``tests/test_dense.py`` fails when they are out of date.
 """
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from indexer import parse_corpus
-from rules_kb.build import dense
-from rules_kb.build.situations import corpus_situations
+from rules_kb.engines import dense
+from rules_kb.engines.situations import corpus_situations
 from rules_kb.core.corpus import load_manifest, locate_corpus
 
 

@@ -21,7 +21,7 @@ The baselines: **bm25** is full-text search as it comes, Whoosh's defaults
 every word of the question joined by OR, no concepts, no graph, no checker;
 **dense** ranks the rules by the cosine of the question's embedding with the
 rule's profile: its own text, its situations and the players' stories it
-decides (:mod:`rules_kb.build.dense`), nothing else.
+decides (:mod:`rules_kb.engines.dense`), nothing else.
 """
 
 from __future__ import annotations
@@ -192,8 +192,8 @@ def dense_system(
     ``adapted``, as e5 gives it; without ``stories``, the profiles are the
     rules' and their situations' vectors alone (no players' stories)."""
     from rules_kb.ask.normalise import as_read
-    from rules_kb.build.dense import read_vectors
-    from rules_kb.build.embedding import QueryAdapter, encoder, query_adapter
+    from rules_kb.engines.dense import read_vectors
+    from rules_kb.engines.embedding import QueryAdapter, encoder, query_adapter
 
     vectors = read_vectors(kb)
     wanted = edition or kb.default_edition

@@ -65,14 +65,15 @@ CHANGED = ("Une créature avec des blessures fatales", "Une créature blessée �
 class Replay:
     """Builds made once per fingerprint, then replayed: installs, in this
     process, stand-ins for :func:`indexer.parse_corpus`, the build steps of
-    :mod:`rules_kb.build.cache` and :func:`rules_kb.build.index.write_whoosh`
+    :mod:`rules_kb.indexing.cache` and :func:`rules_kb.engines.index.write_whoosh`
     that do the real work the first time and keep its result (in memory or
     under ``folder``), then give that result again; ``patch(module, name,
     value)`` installs them (a test passes ``monkeypatch.setattr``)."""
 
     def __init__(self, folder: Path, patch=setattr) -> None:
         import indexer
-        from rules_kb.build import cache, index
+        from rules_kb.engines import index
+        from rules_kb.indexing import cache
 
         self.folder = folder
         parsed: dict[str, object] = {}

@@ -1,12 +1,12 @@
-"""Write the list of real French words (:mod:`rules_kb.build.french`), as package data.
+"""Write the list of real French words (:mod:`rules_kb.engines.french`), as package data.
 
     .venv/bin/python bench/french_words.py          # rewrite rules_kb/data/french-words.txt
     .venv/bin/python bench/french_words.py --check  # exit 1 when it is out of date
 
 Needs ``wordfreq`` (the ``test`` and ``train`` extras): every word of its
 French list with a Zipf frequency of at least
-:data:`rules_kb.build.french.MIN_ZIPF`, of
-:data:`rules_kb.build.french.MIN_LENGTH` letters or more, letters only,
+:data:`rules_kb.engines.french.MIN_ZIPF`, of
+:data:`rules_kb.engines.french.MIN_LENGTH` letters or more, letters only,
 folded, sorted. ``tests/test_french.py`` fails when the file is not this.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_kb.build import french
+from rules_kb.engines import french
 from rules_kb.core.text import fold
 
 

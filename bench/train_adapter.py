@@ -1,4 +1,4 @@
-"""Learn the map of the questions' vectors (:class:`rules_kb.build.embedding.QueryAdapter`).
+"""Learn the map of the questions' vectors (:class:`rules_kb.engines.embedding.QueryAdapter`).
 
     .venv/bin/python bench/train_adapter.py            # learn, print, rewrite rules_kb/data/adapter.{json,f32} and stories.{json,i8}
     .venv/bin/python bench/train_adapter.py --check    # exit 1 when the adapter is out of date
@@ -9,7 +9,7 @@ whose right rules are known, as ``bench/train_fusion.py`` reads them:
 
 - every situation of ``rules_kb/data/situations.jsonl`` whose rule has
   others, embedded as an e5 query, its right rule's profile computed
-  without it (:meth:`rules_kb.build.dense.DenseIndex.profiles`);
+  without it (:meth:`rules_kb.engines.dense.DenseIndex.profiles`);
 - every question of the tuning set, ``tests/eval/tuning.jsonl``.
 
 The map ``W`` maximises the probability of the right rules, a softmax over
@@ -19,7 +19,7 @@ identity. The profiles here are the rules' and their situations' vectors
 alone. The validation and test sets are never read here.
 
 Then every tuning question, mapped by ``W``, is written as a story
-(:class:`rules_kb.build.dense.StoryRows`, ``rules_kb/data/stories.{json,i8}``)
+(:class:`rules_kb.engines.dense.StoryRows`, ``rules_kb/data/stories.{json,i8}``)
 that the build folds into the profiles of the rules it decides, with
 :data:`STORY_WEIGHT`.
 
@@ -47,8 +47,8 @@ sys.path.insert(0, str(ROOT))
 from bench.evaluation import load_questions, set_path
 from rules_kb import loader
 from rules_kb.ask.normalise import SMS_FILE, as_read
-from rules_kb.build import dense, embedding
-from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
+from rules_kb.engines import dense, embedding
+from rules_kb.engines.situations import SITUATIONS_FILE, corpus_situations
 
 #: Query vectors computed once (not committed).
 CACHE = ROOT / "bench" / "results" / "query-vectors.marshal"
@@ -75,7 +75,7 @@ TUNING_SHARE = 0.8
 #: Folds of :func:`out_of_fold`.
 FOLDS = 5
 #: The part of a rule's profile the mean of its stories takes
-#: (:func:`rules_kb.build.dense.fold_profile`): chosen by the validation
+#: (:func:`rules_kb.engines.dense.fold_profile`): chosen by the validation
 #: set's aggregate recall@1 + recall@3 of the dense retriever alone, never
 #: by one of its questions. With 760 stories, among 0.25, 0.5, 0.75, 1 and
 #: 1.5 (without stories: 0.744 / 0.925; 0.5: 0.825 / 0.938; the others
@@ -89,7 +89,7 @@ STORY_EDITIONS = ("2004", "2006-faq")
 
 
 class Given:
-    """A vector already computed, as :class:`rules_kb.build.embedding.QueryVector` gives it."""
+    """A vector already computed, as :class:`rules_kb.engines.embedding.QueryVector` gives it."""
 
     error = ""
 
@@ -239,7 +239,7 @@ def fit(examples: list[Example], profiles):
 
 
 def mapped(matrix, vector) -> list[float]:
-    """``W q`` normalised, as :class:`rules_kb.build.embedding.QueryAdapter` computes it."""
+    """``W q`` normalised, as :class:`rules_kb.engines.embedding.QueryAdapter` computes it."""
     import numpy as np
 
     found = matrix.astype(np.float32).astype(np.float64) @ vector
@@ -286,7 +286,7 @@ def out_of_fold(kb, reuse: bool = True) -> OutOfFold:
 
 def story_rows(matrix) -> tuple[bytes, list[float]]:
     """Every tuning question, in order, its vector mapped by ``matrix``:
-    8-bit rows and their scales (:func:`rules_kb.build.dense.quantise`)."""
+    8-bit rows and their scales (:func:`rules_kb.engines.dense.quantise`)."""
     import numpy as np
 
     questions = load_questions(set_path("tuning"))
@@ -310,7 +310,7 @@ def story_numbers(question) -> list[str]:
 
 def write_stories(matrix) -> int:
     """Write every tuning question, its vector mapped by ``matrix``, as the
-    package's stories (:class:`rules_kb.build.dense.StoryRows`); returns how many."""
+    package's stories (:class:`rules_kb.engines.dense.StoryRows`); returns how many."""
     questions = load_questions(set_path("tuning"))
     rows, scales = story_rows(matrix)
     meta = {

@@ -13,7 +13,7 @@ of two kinds of questions whose right rules are known:
   them all);
 - every question of the tuning set, ``tests/eval/tuning.jsonl``, its own
   story left out of the rules' profiles
-  (:class:`rules_kb.build.dense.StoryRows`);
+  (:class:`rules_kb.engines.dense.StoryRows`);
 - every question of the calibration set, ``tests/eval/calibration.jsonl``:
   players' stories that neither the adapter nor the profiles ever saw.
 
@@ -22,7 +22,7 @@ vector mapped by an adapter learned without it
 (:func:`bench.train_adapter.out_of_fold`), as a player's question is
 mapped by one that never saw it, and compared with the stories mapped by
 that same adapter (the profiles folded again,
-:meth:`rules_kb.build.dense.DenseIndex.with_stories`), as a player's
+:meth:`rules_kb.engines.dense.DenseIndex.with_stories`), as a player's
 question and the stories are mapped by the same one. That is close to the
 table, not the same: a fold's adapter learned from four fifths of the
 stories, and its questions were written to differ from the others. The
@@ -59,10 +59,10 @@ from rules_kb import loader
 from rules_kb.ask import candidate_signals, fusion
 from rules_kb.ask.mechanisms import MECHANISMS_FILE
 from rules_kb.ask.normalise import SMS_FILE, as_read
-from rules_kb.build import dense, embedding
-from rules_kb.build.later_keywords import LATER_KEYWORDS_FILE
-from rules_kb.build.lexicon import lexicon_text
-from rules_kb.build.situations import SITUATIONS_FILE, corpus_situations
+from rules_kb.engines import dense, embedding
+from rules_kb.engines.later_keywords import LATER_KEYWORDS_FILE
+from rules_kb.engines.lexicon import lexicon_text
+from rules_kb.engines.situations import SITUATIONS_FILE, corpus_situations
 
 #: The prior the weights are learned from: reciprocal rank fusion, every
 #: retrieval signal's rank weighing the same (Cormack et al., 2009), the

@@ -179,7 +179,7 @@ def define(options) -> int:
 def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
     # deferred: this command's own (see « the commands »), the model's side first (prefetch, below)
-    from rules_kb.build.embedding import prefetch
+    from rules_kb.engines.embedding import prefetch
 
     _question_source(options)
     if options.question_file is not None:

@@ -12,7 +12,7 @@ records with the diagnostics of what it had to guess.
 its kind (:data:`PARSERS`) and gathers the records in a
 :class:`rules_kb.core.model.Corpus`. Parsers import only the core
 (:mod:`rules_kb.core`); building what is derived from the records (graph,
-index, cache) is :mod:`rules_kb.build`'s work.
+index, cache) is :mod:`rules_kb.engines`'s work.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ cross-linked, searchable knowledge base for judges.
 
 The layers, each importing only those below it (README, "Architecture"):
 :mod:`rules_kb.core` (records, numbers, text, references, vocabularies,
-errors, manifest) → :mod:`indexer` (the parsers) → :mod:`rules_kb.build`
+errors, manifest) → :mod:`indexer` (the parsers) → :mod:`rules_kb.engines`
 (graph, concepts, search index, cache database) → :mod:`rules_kb.loader`
 (the front door: ``loader.open()``) → the features (:mod:`rules_kb.lookup`,
 :mod:`rules_kb.search`, :mod:`rules_kb.ask`, :mod:`rules_kb.checker`,

@@ -6,7 +6,7 @@
 
 :func:`open` finds the corpus folder (:func:`rules_kb.core.corpus.locate_corpus`),
 fingerprints it with the whole package (:func:`fingerprint`), builds the
-cache if this fingerprint has none (:mod:`rules_kb.build.cache`), and opens
+cache if this fingerprint has none (:mod:`rules_kb.indexing.cache`), and opens
 it. The cache lives in ``$RULES_KB_HOME`` or the per-user cache folder
 (``~/.cache/rules-kb`` on Linux), one folder per fingerprint: a changed
 corpus, or a changed rules-kb, gets a new fingerprint and a new cache.
@@ -18,8 +18,8 @@ one of them changed (as Python does for its bytecode).
 
 The :class:`KnowledgeBase` is data: records by key and the rule graph, read
 from the cache when first asked for; the concept table
-(:func:`rules_kb.build.concepts.read_table`) and the search index
-(:func:`rules_kb.build.index.read_index`) are read from the same cache by the
+(:func:`rules_kb.engines.concepts.read_table`) and the search index
+(:func:`rules_kb.engines.index.read_index`) are read from the same cache by the
 features that need them. What to do with them is the features' work (:mod:`rules_kb.lookup`,
 :mod:`rules_kb.search`, :mod:`rules_kb.ask`, :mod:`rules_kb.checker`,
 :mod:`rules_kb.export`).
@@ -40,8 +40,8 @@ import time
 import zlib
 from pathlib import Path
 
-from rules_kb.build.glossary import GlossaryIndex
-from rules_kb.build.store import DATABASE, Store
+from rules_kb.engines.glossary import GlossaryIndex
+from rules_kb.engines.store import DATABASE, Store
 from rules_kb.core.corpus import MANIFEST, PACKAGE, Progress, load_manifest, locate_corpus, no_progress
 from rules_kb.core.errors import CorpusError, IndexBuildError, UnknownEditionError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, Document, RecordKind, Rule, node_id
@@ -247,7 +247,7 @@ def open(
             damaged = True  # rebuilt below
             _warn(f"Cache endommagé dans « {cache_dir} » ({_reason(error)}) : reconstruction.")
     from indexer import parse_corpus  # deferred: the parsers and the build, only when the cache is built
-    from rules_kb.build.cache import build_cache
+    from rules_kb.indexing.cache import build_cache
 
     documents = documents or load_manifest(folder)
     corpus = parse_corpus(folder, documents, key, progress)
@@ -266,7 +266,7 @@ def open(
 
 #: Leftovers of an interrupted build older than this (seconds) are removed by :func:`prune`.
 STALE_AFTER = 3600
-#: The prefixes of the folders a build leaves in the cache root while it runs (:mod:`rules_kb.build.cache`).
+#: The prefixes of the folders a build leaves in the cache root while it runs (:mod:`rules_kb.indexing.cache`).
 _LEFTOVERS = (".build-", ".old-")
 
 
@@ -412,7 +412,7 @@ class KnowledgeBase:
 
     @property
     def graph(self):
-        """The rule graph (:class:`rules_kb.build.graph.GraphView`)."""
+        """The rule graph (:class:`rules_kb.engines.graph.GraphView`)."""
         if self._graph is None:
             self._graph = self.store.graph()
         return self._graph

@@ -5,15 +5,15 @@ words are matched through the French analysis (accents, elision, stemming),
 rule numbers as written (``420.5c``); a quoted phrase (``"blessures
 fatales"``) is searched as a phrase, and nothing else of Whoosh's query
 language: operators and fields are refused
-(:func:`rules_kb.build.index.check_query`), other
+(:func:`rules_kb.engines.index.check_query`), other
 signs are read as plain words.
 Plain words are read as ``ask`` reads them: a player's word, an English
 name or a typo the concept table recognises
-(:meth:`rules_kb.build.concepts.ConceptTable.recognise`: "trample",
+(:meth:`rules_kb.engines.concepts.ConceptTable.recognise`: "trample",
 "first strike", "ETB", "pietinemnt") is searched as typed or in the
 documents' words ("piétinement"), and :attr:`SearchResult.understood`
 says so.
-The index is :mod:`rules_kb.build.index`'s; hits are diversified by kind so
+The index is :mod:`rules_kb.engines.index`'s; hits are diversified by kind so
 that a run of short rulings does not hide the section, rules and cards of
 the same subject.
 """
@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rules_kb.build.analysis import analyze
-from rules_kb.build.concepts import ConceptKind, read_table
-from rules_kb.build.index import alternatives_query, check_query, read_index, snippet, terms_of, uses_syntax
-from rules_kb.build.later_keywords import find_later_keywords, later_keyword_named
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.concepts import ConceptKind, read_table
+from rules_kb.engines.index import alternatives_query, check_query, read_index, snippet, terms_of, uses_syntax
+from rules_kb.engines.later_keywords import find_later_keywords, later_keyword_named
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
 from rules_kb.loader import KnowledgeBase
@@ -79,13 +79,13 @@ _SEARCHED_AS = (ConceptKind.GLOSSARY, ConceptKind.KEYWORD, ConceptKind.RULE, Con
 
 def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[str, ...]]:
     """The parts of a plain-words ``query`` (see
-    :func:`rules_kb.build.index.alternatives_query`: a word, or the words
+    :func:`rules_kb.engines.index.alternatives_query`: a word, or the words
     of a concept the players' lexicon or a corrected typo names, with the
     names it has in the documents) and what was understood
     (``"trample → Piétinement"``). A concept whose words the documents
     all use stays as typed ("mort" is searched as "mort", not as the
     lexicon's *Détruire*): the lexicon only reads the words they lack. A
-    keyword of later rules (:mod:`rules_kb.build.later_keywords`) is said
+    keyword of later rules (:mod:`rules_kb.engines.later_keywords`) is said
     absent from the corpus's editions and searched as its nearest notion."""
     table = kb.cached("concepts", lambda: read_table(kb.store))
     index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
@@ -164,7 +164,7 @@ def search(
     them, see :func:`resolve_kind`). Hits are best first, diversified by
     kind (:func:`diversified`). Raises :class:`QueryError` if ``query`` has
     no significant word, holds an operator or a field
-    (:func:`rules_kb.build.index.check_query`) or names an unknown kind, and
+    (:func:`rules_kb.engines.index.check_query`) or names an unknown kind, and
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
     wanted = tuple(dict.fromkeys(resolve_kind(kind).value for kind in kinds))

@@ -38,7 +38,7 @@ from rules_kb.core.text import first_sentence
 
 if TYPE_CHECKING:  # annotations only: importing every feature would slow every command down
     from rules_kb.ask import Answer
-    from rules_kb.build.graph import Edge
+    from rules_kb.engines.graph import Edge
     from rules_kb.checker.layers import Layering
     from rules_kb.checker.report import CheckReport
     from rules_kb.core.model import Corpus

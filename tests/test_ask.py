@@ -389,7 +389,7 @@ def test_calibration_stories_are_unseen_by_the_adapter_and_copy_no_evaluation_qu
     situation, and are not tuning questions (which the adapter and the profiles learn from)."""
     import re
 
-    from rules_kb.build.situations import corpus_situations
+    from rules_kb.engines.situations import corpus_situations
 
     def runs(text):
         words = re.findall(r"\w+", text.casefold())

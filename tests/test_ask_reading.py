@@ -294,7 +294,7 @@ def test_an_attachment_destroyed_with_its_creature_is_not_left_attached(question
 def test_every_sms_spelling_cites_its_source_and_is_no_lexicon_form():
     """The table rewrites what players text; a form the players' lexicon reads already is not rewritten twice."""
     from rules_kb.ask.normalise import sms_table
-    from rules_kb.build.lexicon import load_lexicon
+    from rules_kb.engines.lexicon import load_lexicon
 
     table = sms_table()
     assert len(table) >= 40
@@ -347,7 +347,7 @@ def test_normalise_reads_any_text(text):
 
 def test_companions_are_the_rules_the_stories_cite_together(kb):
     """A rule B is a companion of A in the share of A's stories that B decides too (add-one smoothed)."""
-    from rules_kb.build.dense import read_vectors
+    from rules_kb.engines.dense import read_vectors
 
     index = read_vectors(kb)
     companions = index.companions()

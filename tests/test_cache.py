@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_kb import loader
-from rules_kb.build import store
+from rules_kb.engines import store
 from rules_kb.lookup.rules import show
 
 PLANTED = "rules-kb-planted-{}"
@@ -192,7 +192,7 @@ def test_any_damage_to_the_database_is_caught_or_harmless(tmp_path_factory, data
 
 
 def test_damaged_cache_that_cannot_be_rewritten_answers_from_a_private_one(home, monkeypatch, capsys, built):
-    from rules_kb.build import cache
+    from rules_kb.indexing import cache
     from rules_kb.core.errors import IndexBuildError
 
     kb = _first(home, built)

@@ -192,7 +192,7 @@ def test_changed_corpus_is_reindexed_by_itself(tmp_path):
     assert show(second, "420.5c").rule.text.startswith("Une créature blessée à mort")
     assert [h.id for h in search(second, "blessée à mort").hits][:1] == ["420.5c"]
     # the changed rule's text is embedded at build, with a progress bar; the others come from the package data
-    from rules_kb.build.dense import read_vectors
+    from rules_kb.engines.dense import read_vectors
 
     assert ("Vecteurs sémantiques des règles et situations", 1, 1) in steps
     vectors = read_vectors(second)
@@ -200,12 +200,12 @@ def test_changed_corpus_is_reindexed_by_itself(tmp_path):
 
 
 def test_cached_corpus_is_loaded_not_rebuilt(kb, monkeypatch):
-    import rules_kb.build.cache
+    import rules_kb.indexing.cache
 
     def fail(*args, **kwargs):
         raise AssertionError("the cache should have been used")
 
-    monkeypatch.setattr(rules_kb.build.cache, "build_cache", fail)
+    monkeypatch.setattr(rules_kb.indexing.cache, "build_cache", fail)
     again = loader.open()
     assert again.cache_dir == kb.cache_dir
     assert len(again.corpus.rules) == len(kb.corpus.rules)

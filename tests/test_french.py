@@ -1,7 +1,7 @@
 """Real French words are never "corrected" into the rules' words (issue 19)."""
 
 from bench.french_words import listed
-from rules_kb.build import french
+from rules_kb.engines import french
 
 
 def test_the_packaged_list_is_what_the_script_makes():

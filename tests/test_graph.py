@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.build.graph import Relation
-from rules_kb.build.linking import COUNTERPART_THRESHOLD
+from rules_kb.engines.graph import Relation
+from rules_kb.indexing.linking import COUNTERPART_THRESHOLD
 from rules_kb.core.model import RecordKind
 from rules_kb.lookup.glossary import define
 from rules_kb.lookup.graph import FORMATS, DiagramError, choose_format, neighbourhood, to_dot, to_mermaid, write_picture

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.build.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
-from rules_kb.build.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
+from rules_kb.engines.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
+from rules_kb.engines.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
 from rules_kb.core.errors import QueryError
 from rules_kb.core.text import strip_accents
 
@@ -240,7 +240,7 @@ def test_operators_and_fields_are_refused(text, named):
 def test_stemming_does_not_leave_urllib_behind():
     """The stemmer is imported without urllib.request, which stays importable for real."""
     code = (
-        "import sys; from rules_kb.build.analysis import stem; assert stem('blessures') == 'blessur'; "
+        "import sys; from rules_kb.engines.analysis import stem; assert stem('blessures') == 'blessur'; "
         "assert 'urllib.request' not in sys.modules; import whoosh.compat; "
         "import urllib.request; assert hasattr(urllib.request, 'urlopen'); print('ok')"
     )

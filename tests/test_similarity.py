@@ -7,7 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.build.similarity import candidates, cosine, matched_editions, matched_pairs
+from rules_kb.indexing.similarity import candidates, cosine, matched_editions, matched_pairs
 
 
 def every_pair(olds, news, threshold):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from bench import train_adapter
 from bench.evaluation import SETS, load_questions, set_path
 from rules_kb.ask import ask, fusion
-from rules_kb.build import dense, embedding
-from rules_kb.build.situations import (
+from rules_kb.engines import dense, embedding
+from rules_kb.engines.situations import (
     Situation,
     SituationsFileError,
     corpus_situations,
@@ -95,7 +95,7 @@ class _Rule:
 
 
 def test_a_profile_finds_its_rule_and_hidden_situations_are_left_out():
-    from rules_kb.build.analysis import analyze
+    from rules_kb.engines.analysis import analyze
 
     rules = (_Rule("420.5c", "Une créature avec des blessures mortelles est détruite."),
              _Rule("502.9a", "Le piétinement permet d'assigner les blessures en trop au joueur."))  # fmt: skip
@@ -332,22 +332,22 @@ def test_without_the_model_ask_answers_from_the_words_and_says_so(kb, monkeypatc
 
 def test_the_model_side_is_light_to_import():
     """ask starts embedding the question before the rest loads: the module that does it imports no more
-    of the project, nor pathlib or json (rules_kb.build.embedding's docstring)."""
+    of the project, nor pathlib or json (rules_kb.engines.embedding's docstring)."""
     import subprocess
     import sys
 
     code = (
-        "import sys; before = set(sys.modules); import rules_kb.build.embedding; "
+        "import sys; before = set(sys.modules); import rules_kb.engines.embedding; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
     loaded = set(
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     )
-    assert "rules_kb.build.embedding" in loaded
+    assert "rules_kb.engines.embedding" in loaded
     assert {name for name in loaded if name.startswith("rules_kb")} == {
         "rules_kb",
-        "rules_kb.build",
-        "rules_kb.build.embedding",
+        "rules_kb.engines",
+        "rules_kb.engines.embedding",
     }
     assert not loaded & {"pathlib", "json", "sqlite3", "numpy"}
 

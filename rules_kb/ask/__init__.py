@@ -55,8 +55,8 @@ from rules_kb.ask.retrieve import search_words
 from rules_kb.ask.semantic import fill_dense, search_situations, weigh_dense
 from rules_kb.ask.understand import understand
 from rules_kb.ask.verify import verify
-from rules_kb.build.dense import read_vectors
-from rules_kb.build.embedding import prefetch, query_vector
+from rules_kb.engines.dense import read_vectors
+from rules_kb.engines.embedding import prefetch, query_vector
 from rules_kb.core.errors import QueryError
 from rules_kb.loader import KnowledgeBase
 
@@ -156,7 +156,7 @@ def candidate_signals(
     ranking; what ``bench/train_fusion.py`` learns the weights from.
     ``vector`` is the question's embedding (an object whose ``result()``
     gives it, None: no dense signals); ``hidden`` situations and
-    ``hidden_stories`` (:class:`rules_kb.build.dense.StoryRows`, by number) are left out.
+    ``hidden_stories`` (:class:`rules_kb.engines.dense.StoryRows`, by number) are left out.
     Empty for a question ``ask`` does not understand."""
     text, _ = normalise(question)
     edition, _ = edition_asked(kb, text, edition)

@@ -7,7 +7,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from rules_kb.ask.facts import Facts
-from rules_kb.build.concepts import Concept, Correction
+from rules_kb.engines.concepts import Concept, Correction
 from rules_kb.core.errors import QueryError, Remedy
 from rules_kb.core.model import GlossaryEntry, Ruling
 
@@ -107,7 +107,7 @@ class Verification(NamedTuple):
 class Answer(NamedTuple):
     """The answer to a question.
 
-    ``concepts`` recognised (:class:`rules_kb.build.concepts.Concept`),
+    ``concepts`` recognised (:class:`rules_kb.engines.concepts.Concept`),
     ``corrections`` of typos, ``facts`` read (:class:`rules_kb.ask.facts.Facts`),
     ``rules`` best first, ``glossary`` entries of the concepts, ``rulings``
     of the FAQ, ``verification`` by the checker, ``terms`` the words

@@ -7,11 +7,11 @@ coverage, the BM25 of its profile, its words and its situations'
 (``graph``), the checker's verdict, the mechanisms the story implies
 (``mechanisms``, :mod:`rules_kb.ask.mechanisms`), and the cosine of the
 question's embedding with its profile, with the closeness of its stories
-one by one (``dense``, :meth:`rules_kb.build.dense.DenseIndex.closeness`,
+one by one (``dense``, :meth:`rules_kb.engines.dense.DenseIndex.closeness`,
 a z-score over all the rules).
 Beside the signals, the rule's *support*: ``log(1 + n)`` for the ``n``
 players' stories folded into its profile
-(:class:`rules_kb.build.dense.StoryRows`), which says how far its dense
+(:class:`rules_kb.engines.dense.StoryRows`), which says how far its dense
 rank can be trusted; it weighs alone and times the dense rank, and its
 parts count in ``dense``.
 (A subrule's place among its siblings and a heading's having a subrule

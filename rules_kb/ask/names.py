@@ -6,7 +6,7 @@ the corpus knows the rules of 2004 (with the 2006 FAQ and two 2011 pages)
 and the cards of one FAQ. What it does not know is said once in « Compris »,
 never silently dropped, and weighs nothing in the word signals:
 
-- **Later keywords** (:func:`later_keywords`, :mod:`rules_kb.build.later_keywords`):
+- **Later keywords** (:func:`later_keywords`, :mod:`rules_kb.engines.later_keywords`):
   a keyword players use that appeared after the corpus's editions
   (*deathtouch*/contact mortel, *lifelink*/lien de vie, *hexproof*…), with
   the year and set it appeared in and the nearest notion of the corpus when
@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from rules_kb.build.later_keywords import LATER_KEYWORDS_FILE, LaterKeyword, find_later_keywords, read_later_keywords  # noqa: F401 (re-exported)
+from rules_kb.engines.later_keywords import LATER_KEYWORDS_FILE, LaterKeyword, find_later_keywords, read_later_keywords  # noqa: F401 (re-exported)
 from rules_kb.core.text import fold
 
 #: Words joining the words of a card's name ("Colère de Dieu", "Wrath of God").
@@ -130,7 +130,7 @@ class Named(NamedTuple):
 
 
 def later_keywords(question: str) -> list[Named]:
-    """The later keywords ``question`` names (:mod:`rules_kb.build.later_keywords`), each once, in the question's order."""
+    """The later keywords ``question`` names (:mod:`rules_kb.engines.later_keywords`), each once, in the question's order."""
     return [Named(question[start:end], start, end, keyword) for start, end, keyword in find_later_keywords(question)]
 
 

@@ -8,10 +8,10 @@ Before ``ask`` reads a question, :func:`normalise` rewrites
   the common SMS usage or the players' own), a word at a time, never inside
   an elided word (the « c » of « c'est » stays);
 - a « j » run into the verb that follows it (« jbloque » → je bloque),
-  when the rest is a real French word (:mod:`rules_kb.build.french`).
+  when the rest is a real French word (:mod:`rules_kb.engines.french`).
 
 Typos are corrected afterwards, by the concepts' reading
-(:meth:`rules_kb.build.concepts.ConceptTable.recognise`): a word neither the
+(:meth:`rules_kb.engines.concepts.ConceptTable.recognise`): a word neither the
 rules nor the French word list know is read as the closest word of the
 rules' vocabulary (rapidfuzz's optimal string alignment distance). Accents
 need no restoring: every word is compared with its accents folded, in the
@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.build.french import is_french_word
+from rules_kb.engines.french import is_french_word
 from rules_kb.core.text import fold
 
 #: The bundled table of SMS spellings.

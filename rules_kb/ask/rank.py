@@ -31,10 +31,10 @@ from rules_kb.ask.reading import Reading
 from rules_kb.ask.retrieve import concept_stems
 from rules_kb.ask.semantic import fill_dense
 from rules_kb.ask.verify import APPLIED_REASON
-from rules_kb.build.concepts import ConceptKind, ConceptTable, Target, descendants
-from rules_kb.build.dense import read_vectors
-from rules_kb.build.graph import Relation
-from rules_kb.build.index import snippet
+from rules_kb.engines.concepts import ConceptKind, ConceptTable, Target, descendants
+from rules_kb.engines.dense import read_vectors
+from rules_kb.engines.graph import Relation
+from rules_kb.engines.index import snippet
 from rules_kb.core.model import RecordKind, Rule, node_kind, rule_node
 from rules_kb.loader import KnowledgeBase
 
@@ -181,7 +181,7 @@ def weigh_companions(reading: Reading) -> None:
     anchors decides: the :data:`ANCHORS` best rules (by their score so far,
     the meaning included) and the rules the checker applied to the board
     (:mod:`rules_kb.ask.verify`);
-    :meth:`rules_kb.build.dense.DenseIndex.companions`, learned from the
+    :meth:`rules_kb.engines.dense.DenseIndex.companions`, learned from the
     stories' expected rules, the question's own story left out. A rule
     cited with an anchor becomes a candidate even when no other signal
     found it (the rule that says when a state-based action is checked,
@@ -217,7 +217,7 @@ VERDICT_COMPANIONS = 2
 
 
 def verdict_companions(reading: Reading, applied: set[str], scores: dict[str, float]) -> dict[str, float]:
-    """Candidate node → its share (:meth:`rules_kb.build.dense.DenseIndex.companions`)
+    """Candidate node → its share (:meth:`rules_kb.engines.dense.DenseIndex.companions`)
     for the :data:`VERDICT_COMPANIONS` rules the players' stories cite most
     often with a rule the checker applied (the best scored first among
     equals), cited with it in two stories at least (once is an anecdote):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rules_kb.ask.answer import PARTS, Remark, RuleAnswer, Verification
 from rules_kb.ask.facts import Facts
-from rules_kb.build.concepts import Concept, ConceptTable, Recognition, read_table
-from rules_kb.build.index import SearchIndex, read_index
+from rules_kb.engines.concepts import Concept, ConceptTable, Recognition, read_table
+from rules_kb.engines.index import SearchIndex, read_index
 from rules_kb.core.model import GlossaryEntry, Ruling
 from rules_kb.loader import KnowledgeBase
 
@@ -56,7 +56,7 @@ class Reading:
     word as typed), ``expansion`` (the documents' words for the concepts),
     ``query`` and ``terms`` (the index query and its terms), ``hits`` (the
     rules found, by node). ``vector`` is the question's embedding being
-    computed (:class:`rules_kb.build.embedding.QueryVector`, None without the
+    computed (:class:`rules_kb.engines.embedding.QueryVector`, None without the
     dense signals), ``hidden`` situations (by number) are left out of the
     situation signals and ``hidden_stories`` (by number) out of the rules'
     profiles (to learn the fusion on the situations and stories themselves),

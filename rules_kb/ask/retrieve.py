@@ -10,9 +10,9 @@ the share of the searched words a rule holds adds :data:`COVERAGE_WEIGHT`.
 from __future__ import annotations
 
 from rules_kb.ask.reading import Reading
-from rules_kb.build.analysis import analyze
-from rules_kb.build.concepts import ConceptKind
-from rules_kb.build.index import Group, Term, terms_of
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.concepts import ConceptKind
+from rules_kb.engines.index import Group, Term, terms_of
 from rules_kb.core.model import RecordKind, node_id
 from rules_kb.core.text import fold
 

@@ -2,15 +2,15 @@
 
 - **Situations** (:func:`search_situations`): the question's words (and the
   concepts' words) searched in the rules' profiles, each rule's words and
-  its situations' (:mod:`rules_kb.build.situations`); a rule scores its
+  its situations' (:mod:`rules_kb.engines.situations`); a rule scores its
   BM25 over the best rule's (part ``situations``), and the
   :data:`SITUATION_POOL` best become candidates.
 - **Meaning** (:func:`weigh_dense`): the cosine of the question's embedding
-  (:mod:`rules_kb.build.dense`) with each rule's profile, the normalised
+  (:mod:`rules_kb.engines.dense`) with each rule's profile, the normalised
   sum of its and its situations' vectors with the mean of the players'
-  stories it decides (:class:`rules_kb.build.dense.StoryRows`), plus, for
+  stories it decides (:class:`rules_kb.engines.dense.StoryRows`), plus, for
   the closest rules, how close their stories are one by one
-  (:meth:`rules_kb.build.dense.DenseIndex.closeness`; part ``dense``), as
+  (:meth:`rules_kb.engines.dense.DenseIndex.closeness`; part ``dense``), as
   a z-score over all the rules; the :data:`DENSE_POOL` closest rules
   become candidates. Without the model, a note says the answer comes from
   the words alone and the weights learned without these parts are used.
@@ -22,8 +22,8 @@ import math
 
 from rules_kb.ask import fusion
 from rules_kb.ask.reading import Reading
-from rules_kb.build.dense import read_vectors
-from rules_kb.build.situations import ProfileTables, read_profiles
+from rules_kb.engines.dense import read_vectors
+from rules_kb.engines.situations import ProfileTables, read_profiles
 
 #: How many rules the situations' words make candidates.
 SITUATION_POOL = 30

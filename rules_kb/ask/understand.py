@@ -10,8 +10,8 @@ from rules_kb.ask.facts import extract_facts
 from rules_kb.ask.named_edition import named_edition
 from rules_kb.ask.names import later_keywords, unknown_card_names
 from rules_kb.ask.reading import Reading
-from rules_kb.build.analysis import analyze, pairs
-from rules_kb.build.concepts import Concept, ConceptKind, Target
+from rules_kb.engines.analysis import analyze, pairs
+from rules_kb.engines.concepts import Concept, ConceptKind, Target
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import rule_node
 from rules_kb.core.text import fold
@@ -21,7 +21,7 @@ RULE_NUMBER_RE = re.compile(r"(?<![\d./])(\d{3}(?:\.\d+[a-z]?)?)(?![\d/]|\.\d)")
 
 
 def understand(reading: Reading) -> None:
-    """The concepts of the question (:mod:`rules_kb.build.concepts`: glossary
+    """The concepts of the question (:mod:`rules_kb.engines.concepts`: glossary
     terms, keyword abilities, rule titles, FAQ cards, the players' lexicon,
     typos corrected), the rule numbers typed, and the facts of the board
     (:mod:`rules_kb.ask.facts`). A question where none is found is

@@ -133,7 +133,7 @@ class UnknownTermError(RulesKbError):
 class LaterKeywordError(RulesKbError):
     """A term is a keyword of later rules than the corpus's editions, with no
     nearest notion in the corpus; ``term`` as typed, ``meaning`` what it is,
-    in French (:mod:`rules_kb.build.later_keywords`)."""
+    in French (:mod:`rules_kb.engines.later_keywords`)."""
 
     def __init__(self, term: str, meaning: str) -> None:
         self.term = term

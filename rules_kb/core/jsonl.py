@@ -1,5 +1,5 @@
 """Reading JSON-lines data files: one JSON object a line, blank lines skipped
-(the situations of :mod:`rules_kb.build.situations`, the evaluation
+(the situations of :mod:`rules_kb.engines.situations`, the evaluation
 questions of ``bench/evaluation.py``)."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from rules_kb.build.graph import GraphView, Relation
+from rules_kb.engines.graph import GraphView, Relation
 from rules_kb.core.model import Card, Document, GlossaryEntry, Rule, Ruling, card_node, glossary_node, rule_node
 from rules_kb.core.references import ReferenceKind, find_references
 from rules_kb.core.text import fold
@@ -42,7 +42,7 @@ class SegmentKind(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Segment:
     """A run of text. ``targets`` are the graph node ids it designates (see
-    :mod:`rules_kb.build.graph`); once resolved, ``href`` is where it links
+    :mod:`rules_kb.engines.graph`); once resolved, ``href`` is where it links
     (``"#r420-5c"``, or ``"regles-2004-4.html#r420-5c"`` in a rulebook;
     ``""``: no link) and ``note`` the number of the :class:`Note` quoting
     its targets (0: none)."""

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from rules_kb.ask import ask
-from rules_kb.build.graph import Relation
+from rules_kb.engines.graph import Relation
 from rules_kb.core.errors import ExportError, Remedy, RulesKbError, UnknownRuleError
 from rules_kb.core.model import Card, GlossaryEntry, RecordKind, Rule, card_node
 from rules_kb.core.numbers import RuleNumber, RuleNumberError

@@ -6,7 +6,7 @@ winning (a fuzzy match never outranks a lexicon or a word match):
 1. ``exact``: a headword or any of its forms after normalisation (case,
    accents, plural ``s``/``x``: :func:`rules_kb.core.text.term_key`);
 2. ``lexicon``: the players' words ``ask`` understands, the forms of the
-   lexicon (:mod:`rules_kb.build.lexicon`) whose target is a glossary
+   lexicon (:mod:`rules_kb.engines.lexicon`) whose target is a glossary
    entry: "trample" → *Piétinement*, "untap" → *Dégager*, "first strike"
    → *Initiative*;
 3. ``words``: the words of headwords and forms, in any order, small words
@@ -27,10 +27,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rules_kb.build.french import is_french_word
-from rules_kb.build.glossary import GlossaryIndex
-from rules_kb.build.later_keywords import later_keyword_named
-from rules_kb.build.lexicon import lexicon_text
+from rules_kb.engines.french import is_french_word
+from rules_kb.engines.glossary import GlossaryIndex
+from rules_kb.engines.later_keywords import later_keyword_named
+from rules_kb.engines.lexicon import lexicon_text
 from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
 from rules_kb.core.model import Document, GlossaryEntry, Rule
 from rules_kb.core.text import fold, singular, term_key
@@ -186,7 +186,7 @@ def word_matches(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]
 
 
 def _understood(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | None:
-    """The entry the players' lexicon (:mod:`rules_kb.build.lexicon`, the
+    """The entry the players' lexicon (:mod:`rules_kb.engines.lexicon`, the
     one ``ask`` reads) reads ``query`` as, when the significant words of
     one of its forms whose target is a glossary entry are the query's
     ("trample", "le trample" → *Piétinement*), and how (``"trample →
@@ -205,7 +205,7 @@ def _understood(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | No
 
 def _real_words(query: str) -> bool:
     """Whether every word of ``query`` is a real French word
-    (:func:`rules_kb.build.french.is_french_word`): no typo to correct, so a
+    (:func:`rules_kb.engines.french.is_french_word`): no typo to correct, so a
     headword merely like it ("phrase" and *Phase*) is only suggested."""
     words = re.findall(r"[^\W\d_]+", query)
     return bool(words) and all(is_french_word(word) for word in words)
@@ -216,7 +216,7 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
     docstring, in order), with the rules it cites and the rules whose text
     uses the term.
 
-    A keyword of later rules (:mod:`rules_kb.build.later_keywords`:
+    A keyword of later rules (:mod:`rules_kb.engines.later_keywords`:
     "lifelink") is said absent from the corpus's editions, and the entry of
     its nearest notion answers (``match`` ``"later"``).
 

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rules_kb.build.graph import Edge, Relation
+from rules_kb.engines.graph import Edge, Relation
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.files import check_file_target, write_file
 from rules_kb.core.model import RecordKind, glossary_node, node_kind, rule_node

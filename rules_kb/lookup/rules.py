@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from rules_kb.build.graph import Relation
+from rules_kb.engines.graph import Relation
 from rules_kb.core.errors import UnknownRuleError
 from rules_kb.core.model import (
     Card,

@@ -35,7 +35,7 @@ Each request runs in Starlette's thread pool on the one knowledge base
 builds lazily, :func:`rules_kb.serve.app.warm_up` builds at start). ``ask``
 runs under :data:`LOCK`, one question at a time: it drives the embedding
 model, whose pending questions are shared
-(:func:`rules_kb.build.embedding.query_vector`).
+(:func:`rules_kb.engines.embedding.query_vector`).
 """
 
 from __future__ import annotations

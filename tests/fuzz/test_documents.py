@@ -116,7 +116,7 @@ def _data_lines(name: str) -> list[str]:
 @campaign(60)
 @given(text=damaged(_data_lines("lexicon.tsv")))
 def test_a_damaged_lexicon_parses_or_names_its_line(text):
-    from rules_kb.build.lexicon import LexiconError, parse_lexicon
+    from rules_kb.engines.lexicon import LexiconError, parse_lexicon
 
     try:
         entries = parse_lexicon(text)
@@ -131,7 +131,7 @@ def _jsonl_reader(name: str):
         from rules_kb.ask.mechanisms import read_mechanisms
 
         return read_mechanisms
-    from rules_kb.build.situations import read_situations
+    from rules_kb.engines.situations import read_situations
 
     return read_situations
 

@@ -18,8 +18,8 @@ Tables written by :func:`write`:
   that is not theirs;
 - ``edges(ord, source, target, relation, score, text)``: the rule graph.
 
-The concept table (:mod:`rules_kb.build.concepts`) and the search tables
-(:mod:`rules_kb.build.index`) add their own tables to the same database.
+The concept table (:mod:`rules_kb.engines.concepts`) and the search tables
+(:mod:`rules_kb.engines.index`) add their own tables to the same database.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from rules_kb.build.graph import Edge, GraphView, Relation
+from rules_kb.engines.graph import Edge, GraphView, Relation
 from rules_kb.core.model import (
     Card,
     Corpus,
@@ -196,7 +196,7 @@ def write(
 ) -> None:
     """Write the records of ``corpus``, its ``editions`` (newest complete
     first), the graph's ``edges``, every diagnostic and the glossary keys
-    (:func:`rules_kb.build.glossary.entry_keys`) into ``connection``."""
+    (:func:`rules_kb.engines.glossary.entry_keys`) into ``connection``."""
     dumps = marshal.dumps
     documents = [(d.id, d.file, d.kind.value, d.language, d.edition, d.date, d.title, d.origin, d.cites_edition)
                  for d in corpus.documents]  # fmt: skip
@@ -349,7 +349,7 @@ _RELATIONS = {relation.value: relation for relation in Relation}
 
 class StoredGraph(GraphView):
     """The rule graph as stored in the cache database: edges read by node
-    when asked for (:class:`rules_kb.build.graph.GraphView`)."""
+    when asked for (:class:`rules_kb.engines.graph.GraphView`)."""
 
     __slots__ = ("_connection", "_in", "_out")
 
@@ -447,7 +447,7 @@ class Store:
         return tuple(Diagnostic(*data[:4], Severity(data[4])) for data in self.meta("diagnostics"))
 
     def glossary_keys(self) -> list[tuple[str, int]]:
-        """The keys of the glossary (:func:`rules_kb.build.glossary.entry_keys`)."""
+        """The keys of the glossary (:func:`rules_kb.engines.glossary.entry_keys`)."""
         return self.meta("glossary_keys")
 
     def record(self, node: str):

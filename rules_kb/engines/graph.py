@@ -16,10 +16,10 @@ term, a card having a keyword, a FAQ's revised rule and the text it revises,
 the same rule in another edition (found by content), a FAQ section quoting
 a rule, a card or section and its rulings.
 
-:func:`rules_kb.build.linking.build_graph` reads a corpus and returns the
+:func:`rules_kb.indexing.linking.build_graph` reads a corpus and returns the
 graph with the diagnostics of references that resolve nowhere. It runs when
-the cache is built (:mod:`rules_kb.build.cache`), which stores its edges;
-the loaded graph (:class:`rules_kb.build.store.StoredGraph`) answers the
+the cache is built (:mod:`rules_kb.indexing.cache`), which stores its edges;
+the loaded graph (:class:`rules_kb.engines.store.StoredGraph`) answers the
 same questions (:class:`GraphView`) from the cache.
 """
 
@@ -91,7 +91,7 @@ class Edge(NamedTuple):
 class GraphView:
     """What features ask the rule graph: the edges from or to a node, and a
     neighbourhood. :class:`Graph` holds edges in memory (while building);
-    :class:`rules_kb.build.store.StoredGraph` reads them from the cache.
+    :class:`rules_kb.engines.store.StoredGraph` reads them from the cache.
     Edges come in the order they were built."""
 
     def outgoing(self, node: str, *relations: Relation) -> list[Edge]:

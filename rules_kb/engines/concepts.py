@@ -3,7 +3,7 @@ rule titles (zones, steps, card types…), FAQ card names, rule numbers, and
 the players' words of the lexicon (:mod:`rules_kb.lexicon`).
 
 Phrases and questions are compared word by word through the index's
-analysis (:func:`rules_kb.build.analysis.analyze`: lowercase, elision,
+analysis (:func:`rules_kb.engines.analysis.analyze`: lowercase, elision,
 accents folded, French stemming), so "blessure fatale", "Blessures
 fatales" and "blessures fatales" are one phrase. A stop word inside a
 phrase is optional ("brûlure mana" is "Brûlure de mana"); one at its start
@@ -20,7 +20,7 @@ tour", a duration, is not the step "fin du tour"; "je passe mon étape" is
 A word the rules never use and no phrase knows is taken for a typo of the
 closest word of a phrase (one edit for up to seven letters, two from
 eight; a transposition counts one): "pietinemnt" is "piétinement"; but
-never a real French word (:mod:`rules_kb.build.french`): "sauver" is not
+never a real French word (:mod:`rules_kb.engines.french`): "sauver" is not
 "sauter".
 """
 
@@ -34,11 +34,11 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import NamedTuple
 
-from rules_kb.build.analysis import analyze
-from rules_kb.build.french import is_french_word
-from rules_kb.build.glossary import GlossaryIndex
-from rules_kb.build.lexicon import LexiconEntry, load_lexicon
-from rules_kb.build.store import Lookup, Store
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.french import is_french_word
+from rules_kb.engines.glossary import GlossaryIndex
+from rules_kb.engines.lexicon import LexiconEntry, load_lexicon
+from rules_kb.engines.store import Lookup, Store
 from rules_kb.core.model import Card, Corpus, Rule, card_node, glossary_node, rule_node
 from rules_kb.core.numbers import Level
 from rules_kb.core.text import fold, term_key
@@ -177,7 +177,7 @@ class ConceptTable:
     ``closeness`` maps a glossary node to ``{rule node: closeness}``
     (:func:`closeness` of its definition to each subrule of the rules it
     cites). Built by :func:`build_table`; read back from the cache by
-    :mod:`rules_kb.build.store` with the same mappings, loaded lazily.
+    :mod:`rules_kb.engines.store` with the same mappings, loaded lazily.
     """
 
     def __init__(
@@ -445,7 +445,7 @@ def build_table(corpus: Corpus, lexicon: Iterable[LexiconEntry] | None = None) -
     """The concept table of a corpus: every glossary headword and form,
     every rule title (:data:`SHARED_TITLE` aside), every FAQ card name, and
     every lexicon entry (``lexicon``: entries of
-    :mod:`rules_kb.build.lexicon`, the bundled ones by default) whose target
+    :mod:`rules_kb.engines.lexicon`, the bundled ones by default) whose target
     is one of them — else an expression of the texts."""
     sources = ConceptSources(corpus)
     builder = _TableBuilder()
@@ -490,7 +490,7 @@ CREATE TABLE closeness (node TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
 
 
 def write_table(connection: sqlite3.Connection, table: ConceptTable) -> None:
-    """Write ``table`` in the cache database (:mod:`rules_kb.build.store`):
+    """Write ``table`` in the cache database (:mod:`rules_kb.engines.store`):
     ``phrases(stem, data)`` (the phrases by first stem, marshal), ``phrase_stems(stem)``,
     ``phrase_surfaces(ord, surface, stem)``, ``closeness(node, data)``."""
     connection.executescript(_SCHEMA)

@@ -12,7 +12,7 @@ and indexes them for ``ask`` with their rules (:func:`profile_tables`): each
 rule's profile is one document, the rule's own words and those of its
 situations (document expansion, as doc2query does with generated
 questions), analysed as the rules are
-(:func:`rules_kb.build.analysis.analyze`) and scored with BM25.
+(:func:`rules_kb.engines.analysis.analyze`) and scored with BM25.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.build.analysis import analyze
-from rules_kb.build.store import Lookup
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.store import Lookup
 from rules_kb.core.jsonl import JsonLinesError, read_json_lines
 from rules_kb.core.model import Corpus, RecordKind, node_id, rule_node
 
@@ -108,7 +108,7 @@ class ProfileTables(NamedTuple):
     ``nodes`` are the rules by document number; ``lengths`` the documents'
     lengths in terms and ``average`` their mean; ``postings`` maps a term
     to its idf (``log(N / (df + 1)) + 1``), documents and counts (a dict,
-    or a :class:`rules_kb.build.store.Lookup` reading the cache row by
+    or a :class:`rules_kb.engines.store.Lookup` reading the cache row by
     row); ``situations()`` gives, by situation number, its document, its
     term counts and its length, so that a situation can be left out of its
     rule's profile (read only then).
@@ -171,7 +171,7 @@ def write_profiles(connection, tables: ProfileTables) -> None:
 
 def read_profiles(store) -> ProfileTables:
     """The :class:`ProfileTables` of a cache database (a
-    :class:`rules_kb.build.store.Store`), its postings read term by term."""
+    :class:`rules_kb.engines.store.Store`), its postings read term by term."""
     connection = store.connection
     data = store.meta("profiles")
 

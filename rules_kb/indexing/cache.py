@@ -2,9 +2,9 @@
 
 The cache of one corpus is a folder ``<cache root>/<fingerprint>/`` holding
 ``rules-kb.sqlite`` (the records, the rule graph, the concept table of
-``ask`` and the search tables: :mod:`rules_kb.build.store`), and later
+``ask`` and the search tables: :mod:`rules_kb.engines.store`), and later
 ``index/``, the Whoosh index written the first time a query in Whoosh's
-query language needs it (:meth:`rules_kb.build.index.SearchIndex.whoosh`).
+query language needs it (:meth:`rules_kb.engines.index.SearchIndex.whoosh`).
 It is built in a private temporary folder beside it and moved into place
 at the end, so a cache folder is always complete; when another process published the same fingerprint meanwhile,
 its folder is kept (unless the caller asks to replace it).
@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules_kb.build import concepts, dense, index, store
-from rules_kb.build.concepts import ConceptTable, build_table
-from rules_kb.build.glossary import entry_keys
-from rules_kb.build.graph import Graph
-from rules_kb.build.index import IndexTables, compute_tables
-from rules_kb.build.linking import build_graph
-from rules_kb.build.situations import (
+from rules_kb.engines import concepts, dense, index, store
+from rules_kb.engines.concepts import ConceptTable, build_table
+from rules_kb.engines.glossary import entry_keys
+from rules_kb.engines.graph import Graph
+from rules_kb.engines.index import IndexTables, compute_tables
+from rules_kb.indexing.linking import build_graph
+from rules_kb.engines.situations import (
     ProfileTables,
     Situation,
     corpus_situations,
@@ -65,13 +65,13 @@ class Build:
 
 
 def index_documents(build: Build) -> None:
-    """The tables of the search index (:mod:`rules_kb.build.index`)."""
+    """The tables of the search index (:mod:`rules_kb.engines.index`)."""
     build.progress("Indexation", 0, 1)
     build.tables = compute_tables(build.corpus)
 
 
 def link_records(build: Build) -> None:
-    """The rule graph (:mod:`rules_kb.build.graph`) and every diagnostic, by document and line."""
+    """The rule graph (:mod:`rules_kb.engines.graph`) and every diagnostic, by document and line."""
     build.progress("Construction du graphe des règles", 0, 1)
     build.graph = build_graph(build.corpus)
     order = {document.id: position for position, document in enumerate(build.corpus.documents)}
@@ -80,27 +80,27 @@ def link_records(build: Build) -> None:
 
 
 def read_concepts(build: Build) -> None:
-    """The concept table of ``ask`` (:mod:`rules_kb.build.concepts`)."""
+    """The concept table of ``ask`` (:mod:`rules_kb.engines.concepts`)."""
     build.progress("Table des concepts (glossaire, titres, cartes, lexique)", 0, 1)
     build.concepts = build_table(build.corpus)
 
 
 def index_situations(build: Build) -> None:
     """The situations of the corpus's rules and the lexical index of the
-    rules' profiles, their words and their situations' (:mod:`rules_kb.build.situations`)."""
+    rules' profiles, their words and their situations' (:mod:`rules_kb.engines.situations`)."""
     build.progress("Situations des règles", 0, 1)
     build.situations = corpus_situations(build.corpus)
     build.profiles = profile_tables(build.corpus.rules, build.situations)
 
 
 def embed_records(build: Build) -> None:
-    """The vectors of the rules and situations (:mod:`rules_kb.build.dense`):
+    """The vectors of the rules and situations (:mod:`rules_kb.engines.dense`):
     the bundled ones reused, the others embedded."""
     build.dense = dense.embed_corpus(build.corpus, build.situations, build.progress)
 
 
 def write_store(build: Build) -> None:
-    """The cache database (:mod:`rules_kb.build.store`) and its seal (:func:`rules_kb.build.store.seal`)."""
+    """The cache database (:mod:`rules_kb.engines.store`) and its seal (:func:`rules_kb.engines.store.seal`)."""
     build.progress("Écriture du cache", 0, 1)
     connection = store.create(build.folder / store.DATABASE)
     try:

@@ -36,8 +36,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.build.analysis import analyze, analyze_numbers, whoosh_module
-from rules_kb.build.store import Lookup, Store, seal_folder, verify_folder
+from rules_kb.engines.analysis import analyze, analyze_numbers, whoosh_module
+from rules_kb.engines.store import Lookup, Store, seal_folder, verify_folder
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, QueryError, describe_os_error
 from rules_kb.core.model import Corpus, RecordKind, card_node, glossary_node, rule_node, ruling_nodes
@@ -48,7 +48,7 @@ INDEX_DIR = "index"
 FIELDS = ("number", "cites", "title", "text", "examples")
 #: The boost of each field, applied when a document is indexed (1 for the others).
 FIELD_BOOSTS = {"number": 8.0, "title": 3.0, "examples": 0.6}
-#: Fields analysed as rule numbers (:func:`rules_kb.build.analysis.analyze_numbers`); the others as French.
+#: Fields analysed as rule numbers (:func:`rules_kb.engines.analysis.analyze_numbers`); the others as French.
 NUMBER_FIELDS = ("number", "cites")
 #: Fields a snippet is taken from, in order of preference.
 SNIPPET_FIELDS = ("text", "examples", "title")
@@ -139,7 +139,7 @@ def schema():
     # deferred: Whoosh's index machinery (55 ms), only to write an index for a quoted phrase (module docstring)
     from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
-    from rules_kb.build.whoosh_analysis import ChainTokenizer
+    from rules_kb.engines.whoosh_analysis import ChainTokenizer
 
     words, numbers = ChainTokenizer(analyze), ChainTokenizer(analyze_numbers)
     return Schema(
@@ -271,7 +271,7 @@ CREATE TABLE index_filters (field TEXT NOT NULL, value TEXT NOT NULL, data BLOB 
 
 
 def write_tables(connection: sqlite3.Connection, tables: IndexTables) -> None:
-    """Write ``tables`` into the cache database (:mod:`rules_kb.build.store`):
+    """Write ``tables`` into the cache database (:mod:`rules_kb.engines.store`):
     ``postings(field, term, data)`` (the docnums and scores, marshal),
     ``indexed(docnum, data)`` (the fields of each document) and
     ``index_filters(field, value, data)``."""

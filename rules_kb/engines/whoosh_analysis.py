@@ -1,8 +1,8 @@
 """The index's analysis as Whoosh sees it: :class:`ChainTokenizer` hands
-Whoosh the tokens of :func:`rules_kb.build.analysis.analyze` (or of
-:func:`~rules_kb.build.analysis.analyze_numbers`), so that the index, the
+Whoosh the tokens of :func:`rules_kb.engines.analysis.analyze` (or of
+:func:`~rules_kb.engines.analysis.analyze_numbers`), so that the index, the
 queries Whoosh parses and the queries answered without Whoosh
-(:mod:`rules_kb.build.index`) all use one chain.
+(:mod:`rules_kb.engines.index`) all use one chain.
 
 Importing this module imports Whoosh's analysis package: only the build
 and queries in Whoosh's query language do.
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 from whoosh.analysis import Token, Tokenizer
 
-from rules_kb.build.analysis import Token as Analysed
+from rules_kb.engines.analysis import Token as Analysed
 
 
 class ChainTokenizer(Tokenizer):

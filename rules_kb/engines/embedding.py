@@ -1,7 +1,7 @@
 """The embedding model's side of dense retrieval: the e5 engine, the learned
 map of the questions' vectors, and a question embedded in a thread of its own.
 
-Kept apart from :mod:`rules_kb.build.dense` (the rules' vectors and
+Kept apart from :mod:`rules_kb.engines.dense` (the rules' vectors and
 profiles) and importing nothing of the project nor more than the standard
 library's lightest modules, so that ``ask`` starts embedding the question
 (:func:`prefetch`) before Python has loaded the rest: the model's time then

@@ -4,7 +4,7 @@
 A headword or form is compared through :func:`rules_kb.core.text.term_key`
 (case, accents, plural ``s``/``x`` aside; hyphenated words stay whole).
 The keys are computed once, when the cache is built (:func:`entry_keys`),
-and stored beside the entries (:mod:`rules_kb.build.store`).
+and stored beside the entries (:mod:`rules_kb.engines.store`).
 """
 
 from __future__ import annotations

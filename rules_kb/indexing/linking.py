@@ -1,8 +1,8 @@
 """Building the rule graph of a corpus: :func:`build_graph`.
 
 Reads every record of a :class:`rules_kb.core.model.Corpus` and returns a
-:class:`rules_kb.build.graph.Graph` (edges of every
-:class:`~rules_kb.build.graph.Relation`) with the diagnostics of references
+:class:`rules_kb.engines.graph.Graph` (edges of every
+:class:`~rules_kb.engines.graph.Relation`) with the diagnostics of references
 that resolve nowhere or were misprinted. Each kind of edge is one step of
 :data:`STEPS`:
 
@@ -15,10 +15,10 @@ that resolve nowhere or were misprinted. Each kind of edge is one step of
 - :func:`keywords` — a FAQ card having a keyword ability (titles of 502);
 - :func:`versions` — a FAQ's new text of a rule → the complete edition's;
 - :func:`counterparts` — the same rule in editions numbered differently,
-  by the content of the texts (:mod:`rules_kb.build.similarity`).
+  by the content of the texts (:mod:`rules_kb.indexing.similarity`).
 
 Words are compared through the index's analysis
-(:func:`rules_kb.build.analysis.analyze`).
+(:func:`rules_kb.engines.analysis.analyze`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from indexer import read_document
-from rules_kb.build.analysis import analyze
-from rules_kb.build.graph import Edge, Graph, Relation
-from rules_kb.build.similarity import matched_editions
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.graph import Edge, Graph, Relation
+from rules_kb.indexing.similarity import matched_editions
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.model import (
     Corpus,
@@ -417,7 +417,7 @@ def counterparts(linker: Linker) -> None:
     texts: TF-IDF cosine of the words (stemmed, without numbers) of a rule
     and its subrules; pairs are taken best first, each rule in one pair at
     most, from :data:`COUNTERPART_THRESHOLD` up
-    (:func:`rules_kb.build.similarity.matched_editions`: every two editions)."""
+    (:func:`rules_kb.indexing.similarity.matched_editions`: every two editions)."""
     subtree: dict[str, Counter[str]] = {}
     for edition, rules in linker.rules.items():
         for number in sorted(rules, key=RuleNumber.parse, reverse=True):

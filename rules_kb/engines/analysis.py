@@ -18,7 +18,7 @@ graph links and what ``ask`` recognises:
 of ``whoosh.lang``: ``ask`` and ``search`` answer without loading Whoosh's
 search machinery); the
 Whoosh index reads the very same tokens through
-:class:`rules_kb.build.whoosh_analysis.ChainTokenizer`.
+:class:`rules_kb.engines.whoosh_analysis.ChainTokenizer`.
 Stems come from Whoosh's French Snowball stemmer, the index's own.
 """
 
@@ -127,7 +127,7 @@ def whoosh_module(name: str):
 
         return real(*args, **kwargs)
 
-    stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.build.analysis).")
+    stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.engines.analysis).")
     stand_in.urlretrieve = urlretrieve
     sys.modules["urllib.request"] = stand_in
     try:

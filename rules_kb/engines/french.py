@@ -2,7 +2,7 @@
 
 ``ask`` and ``define`` take a word that neither the rules nor a phrase of
 the concepts know for a typo of the closest known word
-(:mod:`rules_kb.build.concepts`), but a player's story is full of real
+(:mod:`rules_kb.engines.concepts`), but a player's story is full of real
 words the rules never use: "sauver" is not a typo of "sauter", nor
 "bestiole" of anything. The list of real words is package data,
 ``rules_kb/data/french-words.txt`` (plain text: read in a millisecond,
