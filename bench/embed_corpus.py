@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from indexer import parse_corpus
+from rules_kb.core.corpus import load_manifest, locate_corpus
 from rules_kb.engines import dense
 from rules_kb.engines.situations import corpus_situations
-from rules_kb.core.corpus import load_manifest, locate_corpus
 
 
 def bundled_texts() -> dict[str, str]:

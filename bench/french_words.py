@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_kb.engines import french
 from rules_kb.core.text import fold
+from rules_kb.engines import french
 
 
 def listed() -> str:

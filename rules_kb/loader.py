@@ -40,12 +40,12 @@ import time
 import zlib
 from pathlib import Path
 
-from rules_kb.engines.glossary import GlossaryIndex
-from rules_kb.engines.store import DATABASE, Store
 from rules_kb.core.corpus import MANIFEST, PACKAGE, Progress, load_manifest, locate_corpus, no_progress
 from rules_kb.core.errors import CorpusError, IndexBuildError, UnknownEditionError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, Document, RecordKind, Rule, node_id
 from rules_kb.core.numbers import RuleNumber
+from rules_kb.engines.glossary import GlossaryIndex
+from rules_kb.engines.store import DATABASE, Store
 
 #: The environment variable naming the cache folder.
 HOME_ENV = "RULES_KB_HOME"

@@ -23,12 +23,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from rules_kb.core.errors import QueryError
+from rules_kb.core.model import RecordKind
 from rules_kb.engines.analysis import analyze
 from rules_kb.engines.concepts import ConceptKind, read_table
 from rules_kb.engines.index import alternatives_query, check_query, read_index, snippet, terms_of, uses_syntax
 from rules_kb.engines.later_keywords import find_later_keywords, later_keyword_named
-from rules_kb.core.errors import QueryError
-from rules_kb.core.model import RecordKind
 from rules_kb.loader import KnowledgeBase
 
 #: Each further hit of a kind already listed counts this much less (see :func:`diversified`).

@@ -38,10 +38,10 @@ from rules_kb.core.text import first_sentence
 
 if TYPE_CHECKING:  # annotations only: importing every feature would slow every command down
     from rules_kb.ask import Answer
-    from rules_kb.engines.graph import Edge
     from rules_kb.checker.layers import Layering
     from rules_kb.checker.report import CheckReport
     from rules_kb.core.model import Corpus
+    from rules_kb.engines.graph import Edge
     from rules_kb.export import Exported
     from rules_kb.inventory import Listed, Summary
     from rules_kb.lookup.glossary import Definition

@@ -192,8 +192,8 @@ def test_any_damage_to_the_database_is_caught_or_harmless(tmp_path_factory, data
 
 
 def test_damaged_cache_that_cannot_be_rewritten_answers_from_a_private_one(home, monkeypatch, capsys, built):
-    from rules_kb.indexing import cache
     from rules_kb.core.errors import IndexBuildError
+    from rules_kb.indexing import cache
 
     kb = _first(home, built)
     (kb.cache_dir / store.DATABASE).write_bytes(b"damaged")

@@ -24,8 +24,8 @@ import pytest
 
 from bench.faults import as_file_owner
 from rules_kb import loader
-from rules_kb.engines import store
 from rules_kb.core.errors import IndexBuildError
+from rules_kb.engines import store
 from rules_kb.lookup.rules import show
 
 #: Another user (``nobody``), owner of the folders that must be someone else's.

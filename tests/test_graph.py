@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules_kb.core.model import RecordKind
 from rules_kb.engines.graph import Relation
 from rules_kb.indexing.linking import COUNTERPART_THRESHOLD
-from rules_kb.core.model import RecordKind
 from rules_kb.lookup.glossary import define
 from rules_kb.lookup.graph import FORMATS, DiagramError, choose_format, neighbourhood, to_dot, to_mermaid, write_picture
 from rules_kb.lookup.rules import rule_links, show, similarity, word_diff

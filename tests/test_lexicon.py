@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules_kb.core.text import fold, rejoin
 from rules_kb.engines.concepts import NO_CONCEPT, ConceptKind, ConceptSources, build_table
 from rules_kb.engines.lexicon import LexiconError, load_lexicon, parse_lexicon
-from rules_kb.core.text import fold, rejoin
 
 ENTRIES = load_lexicon()
 

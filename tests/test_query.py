@@ -5,10 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_kb.ask import ask
-from rules_kb.engines.analysis import pairs as analyze
 from rules_kb.core.errors import QueryError, UnknownEditionError, UnknownRuleError
 from rules_kb.core.numbers import RuleNumberError
 from rules_kb.core.text import strip_accents as fold_accents
+from rules_kb.engines.analysis import pairs as analyze
 from rules_kb.lookup.rules import show
 from rules_kb.search import search
 

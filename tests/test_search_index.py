@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_kb.engines.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
-from rules_kb.engines.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
 from rules_kb.core.errors import QueryError
 from rules_kb.core.text import strip_accents
+from rules_kb.engines.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
+from rules_kb.engines.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
 
 
 @pytest.fixture(scope="module")

@@ -55,9 +55,9 @@ from rules_kb.ask.retrieve import search_words
 from rules_kb.ask.semantic import fill_dense, search_situations, weigh_dense
 from rules_kb.ask.understand import understand
 from rules_kb.ask.verify import verify
+from rules_kb.core.errors import QueryError
 from rules_kb.engines.dense import read_vectors
 from rules_kb.engines.embedding import prefetch, query_vector
-from rules_kb.core.errors import QueryError
 from rules_kb.loader import KnowledgeBase
 
 #: The steps of :func:`ask`, in order.

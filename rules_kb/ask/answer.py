@@ -7,9 +7,9 @@ from enum import Enum
 from typing import NamedTuple
 
 from rules_kb.ask.facts import Facts
-from rules_kb.engines.concepts import Concept, Correction
 from rules_kb.core.errors import QueryError, Remedy
 from rules_kb.core.model import GlossaryEntry, Ruling
+from rules_kb.engines.concepts import Concept, Correction
 
 #: The score parts, in the order ``--explain`` shows them, with their French names.
 PARTS = {

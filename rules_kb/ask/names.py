@@ -28,8 +28,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from rules_kb.engines.later_keywords import LATER_KEYWORDS_FILE, LaterKeyword, find_later_keywords, read_later_keywords  # noqa: F401 (re-exported)
 from rules_kb.core.text import fold
+from rules_kb.engines.later_keywords import LATER_KEYWORDS_FILE, LaterKeyword, find_later_keywords, read_later_keywords  # noqa: F401 (re-exported)
 
 #: Words joining the words of a card's name ("Colère de Dieu", "Wrath of God").
 CONNECTORS = frozenset({"de", "du", "des", "d", "of", "the", "la", "le", "l", "à", "a", "au", "aux"})

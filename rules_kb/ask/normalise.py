@@ -29,8 +29,8 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.engines.french import is_french_word
 from rules_kb.core.text import fold
+from rules_kb.engines.french import is_french_word
 
 #: The bundled table of SMS spellings.
 SMS_FILE = Path(__file__).resolve().parent.parent / "data" / "sms.tsv"

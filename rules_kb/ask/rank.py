@@ -31,11 +31,11 @@ from rules_kb.ask.reading import Reading
 from rules_kb.ask.retrieve import concept_stems
 from rules_kb.ask.semantic import fill_dense
 from rules_kb.ask.verify import APPLIED_REASON
+from rules_kb.core.model import RecordKind, Rule, node_kind, rule_node
 from rules_kb.engines.concepts import ConceptKind, ConceptTable, Target, descendants
 from rules_kb.engines.dense import read_vectors
 from rules_kb.engines.graph import Relation
 from rules_kb.engines.index import snippet
-from rules_kb.core.model import RecordKind, Rule, node_kind, rule_node
 from rules_kb.loader import KnowledgeBase
 
 #: Share of a concept's weight its rule's subrules get.

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rules_kb.ask.answer import PARTS, Remark, RuleAnswer, Verification
 from rules_kb.ask.facts import Facts
+from rules_kb.core.model import GlossaryEntry, Ruling
 from rules_kb.engines.concepts import Concept, ConceptTable, Recognition, read_table
 from rules_kb.engines.index import SearchIndex, read_index
-from rules_kb.core.model import GlossaryEntry, Ruling
 from rules_kb.loader import KnowledgeBase
 
 

@@ -4,10 +4,10 @@ rulings on the same cards and rules, and the glossary entries of the concepts.""
 from __future__ import annotations
 
 from rules_kb.ask.reading import Reading
-from rules_kb.engines.concepts import ConceptKind
-from rules_kb.engines.graph import Relation
 from rules_kb.core.model import GlossaryEntry, RecordKind, node_id, node_kind
 from rules_kb.core.text import fold
+from rules_kb.engines.concepts import ConceptKind
+from rules_kb.engines.graph import Relation
 
 #: How many FAQ rulings an answer lists at most.
 RULINGS_LIMIT = 5

@@ -10,11 +10,11 @@ the share of the searched words a rule holds adds :data:`COVERAGE_WEIGHT`.
 from __future__ import annotations
 
 from rules_kb.ask.reading import Reading
+from rules_kb.core.model import RecordKind, node_id
+from rules_kb.core.text import fold
 from rules_kb.engines.analysis import analyze
 from rules_kb.engines.concepts import ConceptKind
 from rules_kb.engines.index import Group, Term, terms_of
-from rules_kb.core.model import RecordKind, node_id
-from rules_kb.core.text import fold
 
 #: Weight of the documents' words searched for a concept named otherwise.
 EXPANSION_BOOST = 0.5

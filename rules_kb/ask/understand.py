@@ -10,11 +10,11 @@ from rules_kb.ask.facts import extract_facts
 from rules_kb.ask.named_edition import named_edition
 from rules_kb.ask.names import later_keywords, unknown_card_names
 from rules_kb.ask.reading import Reading
-from rules_kb.engines.analysis import analyze, pairs
-from rules_kb.engines.concepts import Concept, ConceptKind, Target
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import rule_node
 from rules_kb.core.text import fold
+from rules_kb.engines.analysis import analyze, pairs
+from rules_kb.engines.concepts import Concept, ConceptKind, Target
 
 #: Rule numbers typed in a question: 420, 420.5, 420.5c.
 RULE_NUMBER_RE = re.compile(r"(?<![\d./])(\d{3}(?:\.\d+[a-z]?)?)(?![\d/]|\.\d)")

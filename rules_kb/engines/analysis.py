@@ -127,7 +127,9 @@ def whoosh_module(name: str):
 
         return real(*args, **kwargs)
 
-    stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.engines.analysis).")
+    stand_in = types.ModuleType(
+        "urllib.request", "Stand-in while whoosh.compat is imported (rules_kb.engines.analysis)."
+    )
     stand_in.urlretrieve = urlretrieve
     sys.modules["urllib.request"] = stand_in
     try:

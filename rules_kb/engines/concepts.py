@@ -34,14 +34,14 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import NamedTuple
 
+from rules_kb.core.model import Card, Corpus, Rule, card_node, glossary_node, rule_node
+from rules_kb.core.numbers import Level
+from rules_kb.core.text import fold, term_key
 from rules_kb.engines.analysis import analyze
 from rules_kb.engines.french import is_french_word
 from rules_kb.engines.glossary import GlossaryIndex
 from rules_kb.engines.lexicon import LexiconEntry, load_lexicon
 from rules_kb.engines.store import Lookup, Store
-from rules_kb.core.model import Card, Corpus, Rule, card_node, glossary_node, rule_node
-from rules_kb.core.numbers import Level
-from rules_kb.core.text import fold, term_key
 
 
 class ConceptKind(enum.Enum):

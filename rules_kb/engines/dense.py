@@ -39,6 +39,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from rules_kb.core.corpus import Progress, no_progress
+from rules_kb.core.model import Corpus, rule_node
 from rules_kb.engines.embedding import (
     DIMENSION,
     MODEL,
@@ -48,8 +50,6 @@ from rules_kb.engines.embedding import (
     read_adapter_meta,
 )
 from rules_kb.engines.situations import rule_text
-from rules_kb.core.corpus import Progress, no_progress
-from rules_kb.core.model import Corpus, rule_node
 
 #: How many rules, the closest by their profile, are weighed by their
 #: stories' closeness too (:meth:`DenseIndex.closeness`): 10, as fast as

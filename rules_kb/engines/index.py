@@ -36,11 +36,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.engines.analysis import analyze, analyze_numbers, whoosh_module
-from rules_kb.engines.store import Lookup, Store, seal_folder, verify_folder
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, QueryError, describe_os_error
 from rules_kb.core.model import Corpus, RecordKind, card_node, glossary_node, rule_node, ruling_nodes
+from rules_kb.engines.analysis import analyze, analyze_numbers, whoosh_module
+from rules_kb.engines.store import Lookup, Store, seal_folder, verify_folder
 
 #: The folder of the Whoosh index in a cache folder.
 INDEX_DIR = "index"

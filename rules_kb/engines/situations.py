@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from rules_kb.engines.analysis import analyze
-from rules_kb.engines.store import Lookup
 from rules_kb.core.jsonl import JsonLinesError, read_json_lines
 from rules_kb.core.model import Corpus, RecordKind, node_id, rule_node
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.store import Lookup
 
 #: The bundled situations file.
 SITUATIONS_FILE = Path(__file__).resolve().parent.parent / "data" / "situations.jsonl"

@@ -30,7 +30,6 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from rules_kb.engines.graph import Edge, GraphView, Relation
 from rules_kb.core.model import (
     Card,
     Corpus,
@@ -55,6 +54,7 @@ from rules_kb.core.model import (
     rule_node,
     ruling_nodes,
 )
+from rules_kb.engines.graph import Edge, GraphView, Relation
 
 #: The file name of the cache database in a cache folder.
 DATABASE = "rules-kb.sqlite"

@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from rules_kb.engines.graph import GraphView, Relation
 from rules_kb.core.model import Card, Document, GlossaryEntry, Rule, Ruling, card_node, glossary_node, rule_node
 from rules_kb.core.references import ReferenceKind, find_references
 from rules_kb.core.text import fold
+from rules_kb.engines.graph import GraphView, Relation
 from rules_kb.export.selection import Selected, Selection
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import Version, rule_links

@@ -21,11 +21,11 @@ import re
 from dataclasses import dataclass
 
 from rules_kb.ask import ask
-from rules_kb.engines.graph import Relation
 from rules_kb.core.errors import ExportError, Remedy, RulesKbError, UnknownRuleError
 from rules_kb.core.model import Card, GlossaryEntry, RecordKind, Rule, card_node
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
 from rules_kb.core.text import fold, shortened
+from rules_kb.engines.graph import Relation
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.glossary import define
 from rules_kb.lookup.rules import show

@@ -21,12 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules_kb.core.corpus import Progress, no_progress
+from rules_kb.core.errors import IndexBuildError, describe_os_error
+from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
 from rules_kb.engines import concepts, dense, index, store
 from rules_kb.engines.concepts import ConceptTable, build_table
 from rules_kb.engines.glossary import entry_keys
 from rules_kb.engines.graph import Graph
 from rules_kb.engines.index import IndexTables, compute_tables
-from rules_kb.indexing.linking import build_graph
 from rules_kb.engines.situations import (
     ProfileTables,
     Situation,
@@ -34,9 +36,7 @@ from rules_kb.engines.situations import (
     profile_tables,
     write_profiles,
 )
-from rules_kb.core.corpus import Progress, no_progress
-from rules_kb.core.errors import IndexBuildError, describe_os_error
-from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
+from rules_kb.indexing.linking import build_graph
 
 
 def editions(corpus: Corpus) -> tuple[str, ...]:

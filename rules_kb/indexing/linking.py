@@ -31,9 +31,6 @@ from collections import Counter
 from collections.abc import Callable
 
 from indexer import read_document
-from rules_kb.engines.analysis import analyze
-from rules_kb.engines.graph import Edge, Graph, Relation
-from rules_kb.indexing.similarity import matched_editions
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.model import (
     Corpus,
@@ -56,6 +53,9 @@ from rules_kb.core.model import (
 from rules_kb.core.numbers import Level, RuleNumber
 from rules_kb.core.references import ReferenceKind, find_references
 from rules_kb.core.text import fold, singular, term_key
+from rules_kb.engines.analysis import analyze
+from rules_kb.engines.graph import Edge, Graph, Relation
+from rules_kb.indexing.similarity import matched_editions
 
 #: Counterparts are kept from this cosine similarity up. On the pairs of the
 #: corpus checked by hand (2004 418 ↔ 2011 611, 2004 202 ↔ 2011 201; see

@@ -27,13 +27,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
+from rules_kb.core.model import Document, GlossaryEntry, Rule
+from rules_kb.core.text import fold, singular, term_key
 from rules_kb.engines.french import is_french_word
 from rules_kb.engines.glossary import GlossaryIndex
 from rules_kb.engines.later_keywords import later_keyword_named
 from rules_kb.engines.lexicon import lexicon_text
-from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
-from rules_kb.core.model import Document, GlossaryEntry, Rule
-from rules_kb.core.text import fold, singular, term_key
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import Link, term_users
 

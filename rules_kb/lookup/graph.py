@@ -15,12 +15,12 @@ import subprocess
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rules_kb.engines.graph import Edge, Relation
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.files import check_file_target, write_file
 from rules_kb.core.model import RecordKind, glossary_node, node_kind, rule_node
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
 from rules_kb.core.text import first_sentence
+from rules_kb.engines.graph import Edge, Relation
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.glossary import define
 from rules_kb.lookup.rules import show

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from rules_kb.engines.graph import Relation
 from rules_kb.core.errors import UnknownRuleError
 from rules_kb.core.model import (
     Card,
@@ -31,6 +30,7 @@ from rules_kb.core.model import (
 )
 from rules_kb.core.numbers import SUBRULE_LETTERS, RuleNumber, RuleNumberError
 from rules_kb.core.text import first_sentence
+from rules_kb.engines.graph import Relation
 from rules_kb.loader import KnowledgeBase
 
 
