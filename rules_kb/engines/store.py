@@ -24,6 +24,7 @@ The concept table (:mod:`rules_kb.engines.concepts`) and the search tables
 
 from __future__ import annotations
 
+import functools
 import marshal
 import os
 import sqlite3
@@ -310,23 +311,32 @@ def verify_folder(folder: Path) -> None:
 # -- reading ---------------------------------------------------------------------------
 
 
+#: How many values a :class:`Lookup` keeps, the least recently used dropped
+#: beyond: its keys are a user's words (a term, a stem), so a server that
+#: kept them all would grow with every new word it is asked. Above the rows
+#: of the largest table of the bundled corpus (4 400 postings), so that all
+#: its words stay; unknown words then take at most 4 MiB a table (measured:
+#: 16 384 missing terms of 10 to 14 letters).
+LOOKUP_SIZE = 16_384
+
+
 class Lookup:
     """A read-only mapping whose values a function finds on first access,
-    then kept: ``find(key)`` returns the value, or None when the key is
-    missing. Used for tables read row by row from the database."""
+    then kept (the :data:`LOOKUP_SIZE` most recently used, missing keys
+    too): ``find(key)`` returns the value, or None when the key is missing.
+    Used for tables read row by row from the database."""
 
-    __slots__ = ("_find", "_found")
+    __slots__ = ("_find",)
 
-    def __init__(self, find: Callable[[object], object]) -> None:
-        self._find = find
-        self._found: dict = {}
+    def __init__(self, find: Callable[[object], object], size: int = LOOKUP_SIZE) -> None:
+        self._find = functools.lru_cache(maxsize=size)(find)
+
+    def cache_info(self):
+        """How many values are kept, and the bound (:func:`functools.lru_cache`'s ``cache_info``)."""
+        return self._find.cache_info()
 
     def _value(self, key):
-        try:
-            return self._found[key]
-        except KeyError:
-            value = self._found[key] = self._find(key)
-            return value
+        return self._find(key)
 
     def get(self, key, default=None):
         """The value of ``key``, or ``default`` when it is missing."""
