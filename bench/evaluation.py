@@ -192,10 +192,9 @@ def dense_system(
     ``adapted``, as e5 gives it; without ``stories``, the profiles are the
     rules' and their situations' vectors alone (no players' stories)."""
     from rules_kb.ask.normalise import as_read
-    from rules_kb.engines.dense import read_vectors
     from rules_kb.engines.embedding import QueryAdapter, encoder, query_adapter
 
-    vectors = read_vectors(kb)
+    vectors = kb.dense
     wanted = edition or kb.default_edition
     adapter = query_adapter() if adapted else QueryAdapter()
     if stories:

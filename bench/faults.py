@@ -130,7 +130,7 @@ def answer() -> tuple:
     try:
         return (show(kb, "420.5c").rule.text, tuple(hit.id for hit in search(kb, '"blessures fatales"').hits))
     finally:
-        kb.store.close()
+        kb.close()
 
 
 def damage(path: Path, fault: str, chance: random.Random) -> None:

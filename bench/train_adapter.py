@@ -174,7 +174,7 @@ def training_examples(kb) -> tuple[list[Example], object]:
     """The :class:`Example` of every training question, and the profile matrix."""
     import numpy as np
 
-    index = dense.read_vectors(kb)
+    index = kb.dense
     profiles, rows, numbers, row_of, sums = profile_matrix(index)
 
     def right(answers) -> np.ndarray:

@@ -126,7 +126,7 @@ def examples(kb, with_dense: bool) -> list[tuple[str, dict[str, dict[str, float]
     situations = corpus_situations(kb.corpus)
     questions = load_questions(set_path("tuning"))
     folded = train_adapter.out_of_fold(kb) if with_dense else train_adapter.OutOfFold({}, {}, [])
-    index = dense.read_vectors(kb)
+    index = kb.dense
     views = [index.with_stories(rows, array("f", scales)) for rows, scales in folded.stories]
     found = []
 

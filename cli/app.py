@@ -178,9 +178,6 @@ def define(options) -> int:
 
 def ask(options) -> int:
     """``ask``: the rules that apply to a situation."""
-    # deferred: this command's own (see « the commands »), the model's side first (prefetch, below)
-    from rules_kb.engines.embedding import prefetch
-
     _question_source(options)
     if options.question_file is not None:
         from rules_kb.ask.question import read_question  # deferred: this command's own
@@ -189,9 +186,9 @@ def ask(options) -> int:
             options.question = read_question(options.question_file)
         except RulesKbError as error:
             raise _fail(error, options.json) from None
-    from rules_kb.ask.normalise import as_read  # deferred: this command's own
+    from rules_kb.ask import prefetch  # deferred: this command's own, the model's side first
 
-    prefetch(as_read(options.question))  # the model embeds the question, as ask reads it, while the corpus opens
+    prefetch(options.question)  # the model embeds the question, as ask reads it, while the corpus opens
     # deferred: this command's own, loaded while the model works
     from cli import render
     from rules_kb import serialize

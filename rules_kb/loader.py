@@ -16,13 +16,15 @@ fingerprint of a corpus is remembered in ``<cache>/stamps/`` with the size
 and modification time of every file it covers, and computed again only when
 one of them changed (as Python does for its bytecode).
 
-The :class:`KnowledgeBase` is data: records by key and the rule graph, read
-from the cache when first asked for; the concept table
-(:func:`rules_kb.engines.concepts.read_table`) and the search index
-(:func:`rules_kb.engines.index.read_index`) are read from the same cache by the
-features that need them. What to do with them is the features' work (:mod:`rules_kb.lookup`,
-:mod:`rules_kb.search`, :mod:`rules_kb.ask`, :mod:`rules_kb.checker`,
-:mod:`rules_kb.export`).
+The :class:`KnowledgeBase` is the one way down to the cache: records by key,
+and every engine of :mod:`rules_kb.engines` as a typed property, read from the
+cache (or the package's data) when first asked for, once: the rule graph, the
+glossary, the search index, the concept table, the dense vectors and the
+embedding model, the profiles of the situations, real French words, the
+players' lexicon, the later keywords. What to do with them is the features'
+work (:mod:`rules_kb.lookup`, :mod:`rules_kb.search`, :mod:`rules_kb.ask`,
+:mod:`rules_kb.checker`, :mod:`rules_kb.export`); they never open an engine
+themselves.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules_kb.core.corpus import MANIFEST, PACKAGE, Progress, load_manifest, locate_corpus, no_progress
 from rules_kb.core.errors import CorpusError, IndexBuildError, UnknownEditionError, describe_os_error
@@ -46,6 +49,17 @@ from rules_kb.core.model import Corpus, Diagnostic, Document, RecordKind, Rule, 
 from rules_kb.core.numbers import RuleNumber
 from rules_kb.engines.glossary import GlossaryIndex
 from rules_kb.engines.store import DATABASE, Store
+
+if TYPE_CHECKING:  # annotations only: each engine is imported when first opened (the properties below)
+    from rules_kb.engines.concepts import ConceptTable
+    from rules_kb.engines.dense import DenseIndex
+    from rules_kb.engines.embedding import Embedder
+    from rules_kb.engines.french import FrenchWords
+    from rules_kb.engines.graph import GraphView
+    from rules_kb.engines.index import SearchIndex
+    from rules_kb.engines.later_keywords import LaterKeywords
+    from rules_kb.engines.lexicon import Lexicon
+    from rules_kb.engines.situations import ProfileTables
 
 #: The environment variable naming the cache folder.
 HOME_ENV = "RULES_KB_HOME"
@@ -305,6 +319,24 @@ def prune(root: Path, kept: str) -> list[str]:
     return removed
 
 
+def french_words() -> FrenchWords:
+    """Real French words (:class:`rules_kb.engines.french.FrenchWords`), from
+    the package's data: what :attr:`KnowledgeBase.french_words` gives, also
+    before a corpus is open (:func:`prefetch`'s callers read a question with it)."""
+    from rules_kb.engines.french import FRENCH_WORDS  # deferred: see KnowledgeBase's "engines"
+
+    return FRENCH_WORDS
+
+
+def prefetch(question: str) -> None:
+    """Start embedding ``question`` now, in a thread, before a corpus is open
+    (the CLI's ``ask``: the model works while Python opens the corpus);
+    ``kb.embedder.query_vector(question)`` takes the result."""
+    from rules_kb.engines.embedding import EMBEDDER  # deferred: the embedding model, only ask's
+
+    EMBEDDER.prefetch(question)
+
+
 class KnowledgeBase:
     """A corpus as loaded from its cache.
 
@@ -314,7 +346,7 @@ class KnowledgeBase:
     """
 
     def __init__(self, store: Store, folder: Path, key: str, cache_dir: Path) -> None:
-        self.store = store
+        self._store = store
         self.folder = str(folder)
         self.fingerprint = key
         self.cache_dir = cache_dir
@@ -344,35 +376,99 @@ class KnowledgeBase:
 
     def cached(self, name: str, build):
         """What ``build()`` returns, made once per knowledge base and kept under
-        ``name`` (a feature's view of the cache: the search index, the concept table)."""
+        ``name``: an engine (the properties below) or a front's own view (the
+        server's list of names to suggest). ``name`` is a constant of the
+        caller, never built from what a user typed, so what is kept is bounded."""
         if name not in self._cached:
             self._cached[name] = build()
         return self._cached[name]
 
     def keep(self, name: str, value) -> None:
         """Keep ``value`` under ``name`` in place of what :meth:`cached` made
-        (a measure swapping a feature's view, e.g. ``bench/train_fusion.py``
-        the dense index of one fold)."""
+        (a measure swapping an engine, e.g. ``bench/train_fusion.py`` the
+        dense index of one fold under ``"dense"``)."""
         self._cached[name] = value
+
+    def close(self) -> None:
+        """Close the cache database (a test or a measure done with this knowledge base)."""
+        self._store.close()
+
+    # engines (rules_kb.engines), each opened when first asked for -------------------
+    # Each import below is deferred: an engine's module costs 10–30 ms to import
+    # (Whoosh, the model's engine, the tables' code) and most commands open one or none.
+
+    @property
+    def index(self) -> SearchIndex:
+        """The full-text index (:class:`rules_kb.engines.index.SearchIndex`)."""
+        from rules_kb.engines.index import read_index  # deferred: see "engines" above
+
+        return self.cached("index", lambda: read_index(self._store, self.cache_dir))
+
+    @property
+    def concepts(self) -> ConceptTable:
+        """The concept table of ``ask`` and ``search`` (:class:`rules_kb.engines.concepts.ConceptTable`)."""
+        from rules_kb.engines.concepts import read_table  # deferred: see "engines" above
+
+        return self.cached("concepts", lambda: read_table(self._store))
+
+    @property
+    def dense(self) -> DenseIndex:
+        """The vectors of the rules and the stories (:class:`rules_kb.engines.dense.DenseIndex`)."""
+        from rules_kb.engines.dense import META_NAME, DenseIndex  # deferred: see "engines" above
+
+        return self.cached("dense", lambda: DenseIndex(self._store.meta(META_NAME)))
+
+    @property
+    def profiles(self) -> ProfileTables:
+        """The lexical profiles of the rules' situations (:class:`rules_kb.engines.situations.ProfileTables`)."""
+        from rules_kb.engines.situations import read_profiles  # deferred: see "engines" above
+
+        return self.cached("profiles", lambda: read_profiles(self._store))
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedding model's side of questions (:class:`rules_kb.engines.embedding.Embedder`)."""
+        from rules_kb.engines.embedding import EMBEDDER  # deferred: see "engines" above
+
+        return EMBEDDER
+
+    @property
+    def french_words(self) -> FrenchWords:
+        """Real French words (:class:`rules_kb.engines.french.FrenchWords`): a typo is corrected only when it is not one."""
+        return french_words()
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The players' lexicon (:class:`rules_kb.engines.lexicon.Lexicon`)."""
+        from rules_kb.engines.lexicon import LEXICON  # deferred: see "engines" above
+
+        return LEXICON
+
+    @property
+    def later_keywords(self) -> LaterKeywords:
+        """The keywords of later rules (:class:`rules_kb.engines.later_keywords.LaterKeywords`)."""
+        from rules_kb.engines.later_keywords import LATER_KEYWORDS  # deferred: see "engines" above
+
+        return LATER_KEYWORDS
 
     # records --------------------------------------------------------------------
 
     def rule(self, number: str, edition: str) -> Rule | None:
         """The rule of ``edition`` with canonical ``number``, or None."""
-        return self.store.record(node_id(RecordKind.RULE, edition, number))
+        return self._store.record(node_id(RecordKind.RULE, edition, number))
 
     def rules(self, edition: str | None = None) -> tuple[Rule, ...]:
         """All rules, or those of one edition, in document order."""
-        return self.store.records(RecordKind.RULE, edition)
+        return self._store.records(RecordKind.RULE, edition)
 
     def printed_as(self, number: str, edition: str) -> tuple[Rule, ...]:
         """The rules of ``edition`` the source printed with ``number`` though it is not theirs."""
-        return self.store.printed(edition, number)
+        return self._store.printed(edition, number)
 
     def numbers(self, edition: str) -> list[RuleNumber]:
         """The numbers of the rules of ``edition``, in rule order."""
         if edition not in self._numbers:
-            self._numbers[edition] = sorted(map(RuleNumber.parse, self.store.names(RecordKind.RULE, edition)))
+            self._numbers[edition] = sorted(map(RuleNumber.parse, self._store.names(RecordKind.RULE, edition)))
         return self._numbers[edition]
 
     def nearest(self, number: RuleNumber, edition: str, count: int = 4) -> tuple[str, ...]:
@@ -397,47 +493,47 @@ class KnowledgeBase:
 
     def record(self, node: str):
         """The record of a node id (see :func:`rules_kb.core.model.node_id`), or None."""
-        return self.store.record(node)
+        return self._store.record(node)
 
     def records(self, kind: RecordKind) -> tuple:
         """Every record of ``kind``, in corpus order."""
-        return self.store.records(kind)
+        return self._store.records(kind)
 
     @property
     def glossary(self) -> GlossaryIndex:
         """The glossary entries under their keys."""
         if self._glossary is None:
-            self._glossary = GlossaryIndex(self.store.records(RecordKind.GLOSSARY), self.store.glossary_keys())
+            self._glossary = GlossaryIndex(self._store.records(RecordKind.GLOSSARY), self._store.glossary_keys())
         return self._glossary
 
     @property
-    def graph(self):
+    def graph(self) -> GraphView:
         """The rule graph (:class:`rules_kb.engines.graph.GraphView`)."""
         if self._graph is None:
-            self._graph = self.store.graph()
+            self._graph = self._store.graph()
         return self._graph
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """Every diagnostic: the parsers' and the graph's (references that
         resolve nowhere), by document and line."""
-        return self.store.diagnostics()
+        return self._store.diagnostics()
 
     @property
     def counts(self) -> dict[str, dict[str, int]]:
         """``{document id: {kind field: count}}`` (fields of :class:`RecordKind`)."""
-        return self.store.meta("counts")
+        return self._store.meta("counts")
 
     @property
     def parsed_documents(self) -> frozenset[str]:
         """The ids of the documents a parser read."""
-        return frozenset(self.store.meta("parsed_documents"))
+        return frozenset(self._store.meta("parsed_documents"))
 
     @property
     def corpus(self) -> Corpus:
         """Every record, as one :class:`rules_kb.core.model.Corpus` (read whole: for dumps and the rulebook)."""
         if self._corpus is None:
-            store = self.store
+            store = self._store
             self._corpus = Corpus(
                 documents=self.documents,
                 rules=store.records(RecordKind.RULE),

@@ -26,9 +26,8 @@ from typing import NamedTuple
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
 from rules_kb.engines.analysis import analyze
-from rules_kb.engines.concepts import ConceptKind, read_table
-from rules_kb.engines.index import alternatives_query, check_query, read_index, snippet, terms_of, uses_syntax
-from rules_kb.engines.later_keywords import find_later_keywords, later_keyword_named
+from rules_kb.engines.concepts import ConceptKind
+from rules_kb.engines.index import alternatives_query, check_query, snippet, terms_of, uses_syntax
 from rules_kb.loader import KnowledgeBase
 
 #: Each further hit of a kind already listed counts this much less (see :func:`diversified`).
@@ -87,8 +86,8 @@ def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[st
     lexicon's *Détruire*): the lexicon only reads the words they lack. A
     keyword of later rules (:mod:`rules_kb.engines.later_keywords`) is said
     absent from the corpus's editions and searched as its nearest notion."""
-    table = kb.cached("concepts", lambda: read_table(kb.store))
-    index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
+    table = kb.concepts
+    index = kb.index
     recognition = table.recognise(query, lambda stem: index.holds("text", stem))
     names: dict[tuple[int, int], list[str]] = {}
     for concept in recognition.concepts:
@@ -100,8 +99,8 @@ def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[st
             for name in re.split(r"\s*[,/]\s*", concept.target.name):
                 if name and name not in spoken:
                     spoken.append(name)
-    later = {(start, end): keyword for start, end, keyword in find_later_keywords(query)}
-    whole = later_keyword_named(query)
+    later = {(start, end): keyword for start, end, keyword in kb.later_keywords.find(query)}
+    whole = kb.later_keywords.named(query)
     if whole is not None and not later:
         later[(len(query) - len(query.lstrip()), len(query.rstrip()))] = whole
     for (start, end), keyword in later.items():
@@ -172,7 +171,7 @@ def search(
     if not query.strip():
         raise QueryError("La recherche est vide : donnez un ou plusieurs mots, par exemple « blessures fatales ».")
     check_query(query)
-    index = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
+    index = kb.index
     understood: tuple[str, ...] = ()
     if not uses_syntax(query):
         parts, understood = read_query(kb, query)

@@ -6,7 +6,9 @@ import counts, at module level, inside a function or for type checking."""
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,15 +66,20 @@ def layer(module: str) -> int:
 
 
 def imports(module: str) -> dict[str, int]:
-    """The project modules ``module`` imports, each with a line where it does."""
+    """The project modules ``module`` imports, each with a line where it does.
+
+    ``from package import name`` imports the package itself (its
+    ``__init__``: the name is looked up on it first) and, if ``name`` is a
+    submodule, that submodule too; so a submodule writing ``from rules_kb.ask
+    import fusion`` while ``rules_kb/ask/__init__.py`` imports it is a cycle
+    between the package and its submodule."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     found: dict[str, int] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in MODULES else node.module
-                     for alias in node.names]  # fmt: skip
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
         else:
             continue
         for name in names:
@@ -124,6 +131,106 @@ def test_the_imports_make_no_cycle():
         if module not in index:
             visit(module)
     assert not cycles, cycles
+
+
+#: The layers above the loader: what may only read the cache through a KnowledgeBase.
+ABOVE_THE_LOADER = tuple(name for name, _prefixes in LAYERS[[n for n, _ in LAYERS].index("features") :])
+
+
+def _above_the_loader(module: str) -> bool:
+    return LAYERS[layer(module)][0] in ABOVE_THE_LOADER
+
+
+def _write_side_imports(module: str, graph: dict[str, dict[str, int]]) -> list[str]:
+    return [f"{module}:{line} imports {target}" for target, line in graph[module].items()
+            if target.startswith("rules_kb.indexing")]  # fmt: skip
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _above_the_loader(m)))
+def test_features_and_fronts_never_import_the_write_side(module):
+    """rules_kb.indexing builds the cache; only the loader runs it (docs, "Architecture")."""
+    assert not _write_side_imports(module, GRAPH)
+
+
+def _engine_imports(source: str) -> list[tuple[int, str, str, bool]]:
+    """``(line, engine module, name, only for type checking)`` of each name the
+    code ``source`` imports from rules_kb.engines (``name`` empty for ``import rules_kb.engines.x``)."""
+    tree = ast.parse(source)
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for inner in ast.walk(node)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, "", False) for alias in node.names
+                      if alias.name.startswith("rules_kb.engines")]  # fmt: skip
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rules_kb.engines"):
+            found += [(node.lineno, node.module, alias.name, id(node) in typing_only) for alias in node.names]
+    return found
+
+
+def _not_types(module: str, source: str) -> list[str]:
+    """What ``source`` imports from rules_kb.engines at run time that is not a type."""
+    wrong = []
+    for line, engine, name, typing_only in _engine_imports(source):
+        value = getattr(importlib.import_module(engine), name, None) if name else None
+        if not typing_only and not isinstance(value, type):
+            wrong.append(f"{module}:{line} imports {name or engine} from {engine}, which is not a type")
+    return wrong
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _above_the_loader(m)))
+def test_features_and_fronts_take_every_engine_from_the_knowledge_base(module):
+    """Issue 35: features import rules_kb.engines only for types (a class, an enum, a named tuple);
+    every engine itself (the index, the concept table, the vectors, the lexicon…) is a property of
+    the KnowledgeBase, opened once."""
+    assert not _not_types(module, MODULES[module].read_text(encoding="utf-8"))
+
+
+def test_the_rules_catch_what_they_forbid():
+    """A feature importing the write side, or an engine's function, fails the checks above."""
+    graph = {"rules_kb.search": {"rules_kb.indexing.cache": 3}}
+    assert _write_side_imports("rules_kb.search", graph) == ["rules_kb.search:3 imports rules_kb.indexing.cache"]
+    source = "from rules_kb.engines.index import SearchIndex, read_index\nimport rules_kb.engines.dense\n"
+    assert _not_types("f", source) == [
+        "f:1 imports read_index from rules_kb.engines.index, which is not a type",
+        "f:2 imports rules_kb.engines.dense from rules_kb.engines.dense, which is not a type",
+    ]
+    typing_only = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rules_kb.engines.index import read_index\n"
+    )
+    assert _not_types("f", typing_only) == []
+
+
+def test_only_the_loader_opens_the_cache_database():
+    """The KnowledgeBase keeps its store to itself: no other module reaches ``._store``."""
+    reaching = [
+        f"{module}:{node.lineno}"
+        for module, path in MODULES.items()
+        if module != "rules_kb.loader"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == "_store"
+    ]
+    assert not reaching, reaching
+
+
+def test_a_submodule_importing_a_sibling_through_its_package_is_a_cycle(tmp_path, monkeypatch):
+    """``from rules_kb.ask import fusion`` in a submodule of rules_kb.ask, whose ``__init__``
+    imports that submodule, is a package-level cycle (issue 35)."""
+    package = tmp_path / "ask"
+    package.mkdir()
+    (package / "__init__.py").write_text("from rules_kb.ask.rank import rank\n", encoding="utf-8")
+    (package / "rank.py").write_text("from rules_kb.ask import fusion\n", encoding="utf-8")
+    (package / "fusion.py").write_text("WEIGHTS = 1\n", encoding="utf-8")
+    fake = {"rules_kb.ask": package / "__init__.py", "rules_kb.ask.rank": package / "rank.py",
+            "rules_kb.ask.fusion": package / "fusion.py"}  # fmt: skip
+    monkeypatch.setattr(sys.modules[__name__], "MODULES", fake)
+    graph = {module: imports(module) for module in fake}
+    assert "rules_kb.ask" in graph["rules_kb.ask.rank"]
+    assert "rules_kb.ask.rank" in graph["rules_kb.ask"]
 
 
 def test_the_layer_map_knows_every_module():

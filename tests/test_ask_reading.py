@@ -17,9 +17,10 @@ from rules_kb.ask.named_edition import named_edition
 from rules_kb.ask.names import (
     Named,
     later_keywords,
-    read_later_keywords,
     unknown_card_names,
 )
+from rules_kb.engines.french import FRENCH_WORDS
+from rules_kb.engines.later_keywords import LATER_KEYWORDS, read_later_keywords
 from rules_kb.serialize import answer_dict
 
 INTERNAL_ID_RE = re.compile(r"\b(?:creature-\d+|legende-\d|creature-partie|effet-\d+)\b")
@@ -103,7 +104,7 @@ def test_a_later_keyword_is_reported_never_dropped(kb, question, name):
     "question", ["c'est une menace pour mon board", "il est à portée de main", "le joueur défenseur bloque"]
 )
 def test_a_french_word_is_no_keyword_outside_an_ability(question):
-    assert later_keywords(question) == []
+    assert later_keywords(LATER_KEYWORDS, question) == []
 
 
 def _known(word: str) -> bool:
@@ -168,7 +169,7 @@ def test_an_unknown_card_weighs_nothing_in_the_words_and_is_said_once(kb):
 @given(st.text(max_size=200))
 @settings(max_examples=200, deadline=None)
 def test_names_are_read_from_any_text(text):
-    found = later_keywords(text) + unknown_card_names(text, lambda word: False)
+    found = later_keywords(LATER_KEYWORDS, text) + unknown_card_names(text, lambda word: False)
     assert all(isinstance(named, Named) and text[named.start : named.end] == named.text for named in found)
 
 
@@ -316,7 +317,7 @@ def test_every_sms_spelling_cites_its_source_and_is_no_lexicon_form():
 def test_sms_spellings_are_rewritten_and_said(question, text):
     from rules_kb.ask.normalise import normalise
 
-    rewritten, rewrites = normalise(question)
+    rewritten, rewrites = normalise(question, FRENCH_WORDS)
     assert rewritten == text
     assert all(question[r.start : r.end] == r.original for r in rewrites)
 
@@ -337,7 +338,7 @@ def test_a_typo_of_any_word_of_the_rules_is_corrected(kb):
 def test_normalise_reads_any_text(text):
     from rules_kb.ask.normalise import normalise
 
-    rewritten, rewrites = normalise(text)
+    rewritten, rewrites = normalise(text, FRENCH_WORDS)
     assert isinstance(rewritten, str)
     assert all(text[r.start : r.end] == r.original for r in rewrites)
 
@@ -347,9 +348,8 @@ def test_normalise_reads_any_text(text):
 
 def test_companions_are_the_rules_the_stories_cite_together(kb):
     """A rule B is a companion of A in the share of A's stories that B decides too (add-one smoothed)."""
-    from rules_kb.engines.dense import read_vectors
 
-    index = read_vectors(kb)
+    index = kb.dense
     companions = index.companions()
     number, nodes = next(
         (n, list(dict.fromkeys(nodes))) for n, nodes in enumerate(index.story_nodes) if len(set(nodes)) >= 2
@@ -366,5 +366,5 @@ def test_companions_are_the_rules_the_stories_cite_together(kb):
 def test_a_word_typed_as_the_table_writes_it_is_no_rewrite():
     from rules_kb.ask.normalise import normalise
 
-    assert normalise("deux légendes du même nom") == ("deux légendes du même nom", ())
-    assert normalise("deux légendes du meme nom")[0] == "deux légendes du même nom"
+    assert normalise("deux légendes du même nom", FRENCH_WORDS) == ("deux légendes du même nom", ())
+    assert normalise("deux légendes du meme nom", FRENCH_WORDS)[0] == "deux légendes du même nom"

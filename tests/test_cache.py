@@ -35,7 +35,7 @@ def built(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RULES_KB_HOME", str(folder))
         patch.setattr(loader, "code_files", list)
-        loader.open().store.close()
+        loader.open().close()
     return folder
 
 
@@ -53,7 +53,7 @@ def _first(home, built):
 
     shutil.copytree(built, home, symlinks=True)
     kb = loader.open()
-    kb.store.close()
+    kb.close()
     return kb
 
 
@@ -269,7 +269,7 @@ def test_a_rebuild_under_a_running_reader_keeps_its_phrase_search_working(home, 
     _first(home, built)
     running = loader.open()
     before = [hit.id for hit in search(running, '"blessures fatales"').hits]
-    loader.open(rebuild=True).store.close()
+    loader.open(rebuild=True).close()
     assert not (running.cache_dir / "index").exists()  # the new cache has no Whoosh index yet
     assert [hit.id for hit in search(running, '"blessures fatales"').hits] == before
-    running.store.close()
+    running.close()

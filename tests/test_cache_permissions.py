@@ -67,7 +67,7 @@ def _answer() -> tuple:
     try:
         return show(kb, "420.5c").rule.text, str(kb.cache_dir)
     finally:
-        kb.store.close()
+        kb.close()
 
 
 def test_an_unreadable_database_is_rebuilt(shared, monkeypatch):

@@ -192,10 +192,9 @@ def test_changed_corpus_is_reindexed_by_itself(tmp_path):
     assert show(second, "420.5c").rule.text.startswith("Une créature blessée à mort")
     assert [h.id for h in search(second, "blessée à mort").hits][:1] == ["420.5c"]
     # the changed rule's text is embedded at build, with a progress bar; the others come from the package data
-    from rules_kb.engines.dense import read_vectors
 
     assert ("Vecteurs sémantiques des règles et situations", 1, 1) in steps
-    vectors = read_vectors(second)
+    vectors = second.dense
     assert vectors.missing == 0 and "rule:2004:420.5c" in vectors.rule_rows
 
 
@@ -215,7 +214,7 @@ def test_damaged_cache_is_rebuilt(monkeypatch, tmp_path):
     monkeypatch.setenv("RULES_KB_HOME", str(tmp_path))
     first = loader.open()
     database = first.cache_dir / "rules-kb.sqlite"
-    first.store.close()
+    first.close()
     database.write_bytes(b"not a database")
     again = loader.open()
     assert show(again, "420.5c").rule.number == "420.5c"

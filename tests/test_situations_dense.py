@@ -128,7 +128,7 @@ def test_bundled_vectors_match_the_corpus_and_situations(kb):
 
 
 def test_every_rule_and_situation_of_the_cache_has_a_vector(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     assert index.missing == 0 and not index.empty
     assert len(index.rule_rows) == len(kb.rules())
     assert all(row >= 0 for row in index.situation_rows)
@@ -146,7 +146,7 @@ def test_quantised_vectors_keep_their_cosines():
 
 
 def test_a_rule_text_asked_as_a_question_finds_its_rule(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     rule = kb.rule("420.5c", "2004")
     ranked = index.rank_rules(index.embed_query(rule.text), "2004")
     assert "rule:2004:420.5c" in [node for node, _ in ranked[:3]]
@@ -167,7 +167,7 @@ def _cosine(a, b):
 def test_a_profile_without_one_situation_is_the_cosine_with_the_others(kb):
     """profiles(hidden) is the cosine with the profile of the other vectors: the
     normalised sum of the rule's and its other situations', and its stories' mean."""
-    index = dense.read_vectors(kb)
+    index = kb.dense
     number = next(n for n, node in enumerate(index.situation_nodes) if index.situation_nodes.count(node) >= 2)
     node = index.situation_nodes[number]
     vector = list(index.embed_query("une question quelconque sur le combat"))
@@ -197,7 +197,7 @@ def test_stories_are_the_tuning_questions_mapped_by_the_current_adapter():
 
 
 def test_every_story_reaches_the_rules_it_decides(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     stories = dense.read_package_stories()
     assert index.story_ids == list(stories.ids)
     for numbers, nodes in zip(stories.numbers, index.story_nodes):
@@ -213,7 +213,7 @@ def test_every_story_reaches_the_rules_it_decides(kb):
 
 
 def test_a_story_left_out_changes_only_its_rules_profiles(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     # a story of a rule that has few: with many, one story moves the profile less than the
     # rounding of the stored profiles (int8) that ``every`` reads and ``without`` does not
     counts = index.story_counts()
@@ -237,7 +237,7 @@ def test_a_story_left_out_changes_only_its_rules_profiles(kb):
 
 
 def test_story_closeness_is_a_soft_maximum_of_the_rules_stories(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
     node = index.story_nodes[number][0]
     vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)
@@ -253,7 +253,7 @@ def test_story_closeness_is_a_soft_maximum_of_the_rules_stories(kb):
 
 
 def test_closeness_adds_the_stories_only_to_the_pool_and_centres_them(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
     vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)
     profiles = index.profiles(vector)
@@ -269,7 +269,7 @@ def test_closeness_adds_the_stories_only_to_the_pool_and_centres_them(kb):
 
 
 def test_an_index_with_other_story_vectors_folds_its_profiles_again(kb):
-    index = dense.read_vectors(kb)
+    index = kb.dense
     number = next(n for n, nodes in enumerate(index.story_nodes) if nodes)
     vector = dense.fold_profile(index.story_rows.row(number), (), 0.0)
     same = index.with_stories(bytes(index.story_rows.rows), index.story_rows.scales)

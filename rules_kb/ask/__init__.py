@@ -42,11 +42,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules_kb.ask import fusion
 from rules_kb.ask.answer import Answer, Remark, RemarkKind, RuleAnswer, Verification
+from rules_kb.ask.fusion import weights as fusion_weights
 from rules_kb.ask.mechanisms import weigh_mechanisms
 from rules_kb.ask.named_edition import named_edition
-from rules_kb.ask.normalise import normalise
+from rules_kb.ask.normalise import as_read, normalise
 from rules_kb.ask.question import MAX_QUESTION, check_length
 from rules_kb.ask.rank import expand_graph, rank, weigh_companions, weigh_concepts
 from rules_kb.ask.reading import Reading
@@ -56,9 +56,8 @@ from rules_kb.ask.semantic import fill_dense, search_situations, weigh_dense
 from rules_kb.ask.understand import understand
 from rules_kb.ask.verify import verify
 from rules_kb.core.errors import QueryError
-from rules_kb.engines.dense import read_vectors
-from rules_kb.engines.embedding import prefetch, query_vector
 from rules_kb.loader import KnowledgeBase
+from rules_kb.loader import prefetch as start_embedding
 
 #: The steps of :func:`ask`, in order.
 STEPS: tuple[Callable[[Reading], None], ...] = (
@@ -95,10 +94,10 @@ def ask(kb: KnowledgeBase, question: str, limit: int = 5, edition: str | None = 
         raise QueryError(
             "La question est vide. Décrivez la situation, par exemple « ma 2/2 a pris 2 blessures, elle meurt ? »."
         )
-    text, rewrites = normalise(question)
-    vector = query_vector(text) if dense and not read_vectors(kb).empty else None
+    text, rewrites = normalise(question, kb.french_words)
+    vector = kb.embedder.query_vector(text) if dense and not kb.dense.empty else None
     edition, remarks = edition_asked(kb, text, edition)
-    reading = Reading(kb, text, limit, edition, vector, fusion.weights(dense=vector is not None))
+    reading = Reading(kb, text, limit, edition, vector, fusion_weights(dense=vector is not None))
     reading.remarks += [Remark(RemarkKind.REWRITE, rewrite.original, rewrite.meaning) for rewrite in rewrites] + remarks
     if dense and vector is None:
         reading.notes.append(
@@ -158,15 +157,22 @@ def candidate_signals(
     gives it, None: no dense signals); ``hidden`` situations and
     ``hidden_stories`` (:class:`rules_kb.engines.dense.StoryRows`, by number) are left out.
     Empty for a question ``ask`` does not understand."""
-    text, _ = normalise(question)
+    text, _ = normalise(question, kb.french_words)
     edition, _ = edition_asked(kb, text, edition)
-    reading = Reading(kb, text, 1, edition, vector, fusion.weights(dense=vector is not None), hidden, hidden_stories)
+    reading = Reading(kb, text, 1, edition, vector, fusion_weights(dense=vector is not None), hidden, hidden_stories)
     for step in STEPS[: STEPS.index(rank)]:
         step(reading)
         if reading.unknown:
             return {}
     fill_dense(reading)
     return {node: dict(parts) for node, parts in reading.candidates.parts.items()}
+
+
+def prefetch(question: str) -> None:
+    """Start embedding ``question`` as :func:`ask` will read it (its SMS
+    spellings rewritten), before the corpus is open: the CLI calls it first,
+    so that the model works while Python opens the corpus."""
+    start_embedding(as_read(question))
 
 
 __all__ = [

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from rules_kb.core.text import fold
-from rules_kb.engines.later_keywords import LATER_KEYWORDS_FILE, LaterKeyword, find_later_keywords, read_later_keywords  # noqa: F401 (re-exported)
+from rules_kb.engines.later_keywords import LaterKeyword, LaterKeywords
 
 #: Words joining the words of a card's name ("Colère de Dieu", "Wrath of God").
 CONNECTORS = frozenset({"de", "du", "des", "d", "of", "the", "la", "le", "l", "à", "a", "au", "aux"})
@@ -129,9 +129,9 @@ class Named(NamedTuple):
         return f"« {self.text} » : {keyword.meaning}"
 
 
-def later_keywords(question: str) -> list[Named]:
-    """The later keywords ``question`` names (:mod:`rules_kb.engines.later_keywords`), each once, in the question's order."""
-    return [Named(question[start:end], start, end, keyword) for start, end, keyword in find_later_keywords(question)]
+def later_keywords(table: LaterKeywords, question: str) -> list[Named]:
+    """The later keywords of ``table`` (``kb.later_keywords``) ``question`` names, each once, in the question's order."""
+    return [Named(question[start:end], start, end, keyword) for start, end, keyword in table.find(question)]
 
 
 #: The locales whose first names the players of a story may bear (Faker's person providers).

@@ -26,11 +26,12 @@ said in « Compris ».
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from pathlib import Path
 from typing import NamedTuple
 
 from rules_kb.core.text import fold
-from rules_kb.engines.french import is_french_word
+from rules_kb.loader import french_words
 
 #: The bundled table of SMS spellings.
 SMS_FILE = Path(__file__).resolve().parent.parent / "data" / "sms.tsv"
@@ -98,12 +99,13 @@ def as_read(question: str) -> str:
     included: its SMS spellings rewritten (:func:`normalise`). The CLI
     embeds it before the corpus opens; ``bench/`` embeds the training and
     evaluation questions so."""
-    return normalise(question)[0]
+    return normalise(question, french_words())[0]
 
 
-def normalise(question: str) -> tuple[str, tuple[Rewrite, ...]]:
+def normalise(question: str, words: Container[str]) -> tuple[str, tuple[Rewrite, ...]]:
     """``question`` with its SMS spellings rewritten (module docstring), and
-    the rewrites in the question's order; never raises."""
+    the rewrites in the question's order; ``words`` are the real French words
+    (``kb.french_words``: "jdois" is "je dois" only if "dois" is one); never raises."""
     table = sms_table()
     rewrites: list[Rewrite] = []
     for match in _WORD_RE.finditer(question):
@@ -116,7 +118,7 @@ def normalise(question: str) -> tuple[str, tuple[Rewrite, ...]]:
                 rewrites.append(Rewrite(word, table[folded][0], start, end))
             continue
         joined = _JOINED_RE.fullmatch(folded)
-        if joined and is_french_word(joined.group(1)):
+        if joined and joined.group(1) in words:
             rewrites.append(Rewrite(word, "je " + word[1:], start, end))
     if not rewrites:
         return question, ()

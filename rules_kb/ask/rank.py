@@ -31,9 +31,8 @@ from rules_kb.ask.reading import Reading
 from rules_kb.ask.retrieve import concept_stems
 from rules_kb.ask.semantic import fill_dense
 from rules_kb.ask.verify import APPLIED_REASON
-from rules_kb.core.model import RecordKind, Rule, node_kind, rule_node
-from rules_kb.engines.concepts import ConceptKind, ConceptTable, Target, descendants
-from rules_kb.engines.dense import read_vectors
+from rules_kb.core.model import RecordKind, Rule, descendants, node_kind, rule_node
+from rules_kb.engines.concepts import ConceptKind, ConceptTable, Target
 from rules_kb.engines.graph import Relation
 from rules_kb.engines.index import snippet
 from rules_kb.loader import KnowledgeBase
@@ -188,7 +187,7 @@ def weigh_companions(reading: Reading) -> None:
     cited with the action). Its weight is learned with the others: it
     brings the rules that decide the question with the first, not the
     first's neighbours."""
-    index = read_vectors(reading.kb)
+    index = reading.kb.dense
     if index.empty:
         return
     candidates = reading.candidates
@@ -227,7 +226,7 @@ def verdict_companions(reading: Reading, applied: set[str], scores: dict[str, fl
     no rule."""
     if not applied:
         return {}
-    index = read_vectors(reading.kb)
+    index = reading.kb.dense
     table, told = index.companions(reading.hidden_stories), index.story_counts(reading.hidden_stories)
     cited: dict[str, float] = {}
     for anchor in applied:
@@ -275,7 +274,7 @@ def rank(reading: Reading) -> None:
             else {"text": rule.text, "title": rule.title, "examples": "\n\n".join(rule.examples)}
         )
         text, matches = snippet(stored, reading.terms)
-        reasons = candidates.reasons.get(node, [])
+        reasons = candidates.reasons.get(node, {})
         answers.append(
             RuleAnswer(
                 number=rule.number,
@@ -294,6 +293,7 @@ def rank(reading: Reading) -> None:
     reading.answers = answers
 
 
-def _ordered_reasons(reasons: list[str]) -> list[str]:
-    """The checker first, then concepts, then words."""
-    return sorted(reasons, key=lambda reason: (reason != APPLIED_REASON, reason.startswith("mots")))
+def _ordered_reasons(reasons: dict[str, str]) -> list[str]:
+    """The reasons (``{reason: part}``), the checker's verdict first, then
+    concepts and the other parts, then the words of the text, each group in the order given."""
+    return sorted(reasons, key=lambda reason: (reason != APPLIED_REASON, reasons[reason] == "text"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from rules_kb.ask.answer import PARTS, Remark, RuleAnswer, Verification
 from rules_kb.ask.facts import Facts
 from rules_kb.core.model import GlossaryEntry, Ruling
-from rules_kb.engines.concepts import Concept, ConceptTable, Recognition, read_table
-from rules_kb.engines.index import SearchIndex, read_index
+from rules_kb.engines.concepts import Concept, ConceptTable, Recognition
+from rules_kb.engines.index import SearchIndex
 from rules_kb.loader import KnowledgeBase
 
 
@@ -20,7 +20,8 @@ class Candidates:
 
     def __init__(self, weights: dict[str, float] | None = None) -> None:
         self.parts: dict[str, dict[str, float]] = {}
-        self.reasons: dict[str, list[str]] = {}
+        self.reasons: dict[str, dict[str, str]] = {}
+        """node → {French reason: the part (a key of :data:`PARTS`) it was given for}, in the order given."""
         self.weights: dict[str, float] = weights or dict.fromkeys(PARTS, 1.0)
 
     def add(self, node: str, part: str, value: float, reason: str = "") -> None:
@@ -28,9 +29,7 @@ class Candidates:
         parts = self.parts.setdefault(node, dict.fromkeys(PARTS, 0.0))
         parts[part] += value
         if reason:
-            reasons = self.reasons.setdefault(node, [])
-            if reason not in reasons:
-                reasons.append(reason)
+            self.reasons.setdefault(node, {}).setdefault(reason, part)
 
     def set(self, node: str, part: str, value: float) -> None:
         """Set the ``part`` of ``node`` (a candidate already, or made one)."""
@@ -73,8 +72,8 @@ class Reading:
         hidden_stories: frozenset[int] = frozenset(),
     ) -> None:  # fmt: skip
         self.kb = kb
-        self.index: SearchIndex = kb.cached("index", lambda: read_index(kb.store, kb.cache_dir))
-        self.table: ConceptTable = kb.cached("concepts", lambda: read_table(kb.store))
+        self.index: SearchIndex = kb.index
+        self.table: ConceptTable = kb.concepts
         self.question = question
         self.limit = limit
         self.edition = edition

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import math
 
-from rules_kb.ask import fusion
+from rules_kb.ask.fusion import SUPPORT, weights
 from rules_kb.ask.reading import Reading
-from rules_kb.engines.dense import read_vectors
-from rules_kb.engines.situations import ProfileTables, read_profiles
+from rules_kb.engines.situations import ProfileTables
 
 #: How many rules the situations' words make candidates.
 SITUATION_POOL = 30
@@ -33,7 +32,7 @@ DENSE_POOL = 30
 
 def profile_tables(kb) -> ProfileTables:
     """The lexical index of the rules' profiles of a knowledge base (kept on it)."""
-    return kb.cached("profiles", lambda: read_profiles(kb.store))
+    return kb.profiles
 
 
 def search_situations(reading: Reading) -> None:
@@ -67,11 +66,11 @@ def weigh_dense(reading: Reading) -> None:
     if reading.vector is None:
         return
     vector = reading.vector.result()
-    index = read_vectors(reading.kb)
+    index = reading.kb.dense
     if vector is None or index.empty:
         why = reading.vector.error or "aucun vecteur dans le cache"
         reading.notes.append(f"Recherche par le sens indisponible ({why}) : règles trouvées par les mots seuls.")
-        reading.candidates.weights = fusion.weights(dense=False)
+        reading.candidates.weights = weights(dense=False)
         return
     if index.missing:
         reading.notes.append(
@@ -97,10 +96,10 @@ def fill_dense(reading: Reading) -> None:
     parts, candidates = reading.dense_parts, reading.candidates
     if not parts:
         return
-    told = read_vectors(reading.kb).story_counts(reading.hidden_stories)
+    told = reading.kb.dense.story_counts(reading.hidden_stories)
     for node in candidates.parts:
         values = parts.get(node)
         if values is not None:
             candidates.set(node, "dense", values["dense"])
         if told.get(node):
-            candidates.set(node, fusion.SUPPORT, math.log1p(told[node]))
+            candidates.set(node, SUPPORT, math.log1p(told[node]))

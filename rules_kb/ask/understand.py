@@ -87,7 +87,7 @@ def read_names(reading: Reading, concepts: list[Concept]) -> None:
     def known_word(word: str) -> bool:
         return any(index.holds("text", token.term) for token in analyze(word))
 
-    keywords = later_keywords(reading.question)
+    keywords = later_keywords(reading.kb.later_keywords, reading.question)
     spans = [(c.start, c.end) for c in concepts] + [(n.start, n.end) for n in keywords]
     edition = named_edition(reading.kb, reading.question)
     if edition is not None:  # "Depuis Spirale temporelle": an edition, not a card

@@ -12,6 +12,7 @@ to import (``show`` must start in a few milliseconds; importing
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import NamedTuple
 
 from rules_kb.core.numbers import Level, RuleNumber
@@ -421,3 +422,18 @@ def record_nodes(corpus: Corpus, kind: RecordKind | None = None) -> dict[str, ob
         if kind is None or kind is name:
             nodes.update(found())
     return nodes
+
+
+def descendants(rule_of: Callable[[str, str], Rule | None], rule: Rule, depth: int = 2) -> list[Rule]:
+    """The subrules of ``rule`` down to ``depth`` levels (``rule_of(number,
+    edition)`` gives a rule or None); none for a chapter (a glossary entry
+    citing a whole chapter names no rule of it)."""
+    if depth <= 0 or rule.level is Level.CHAPTER:
+        return []
+    found = []
+    for child in rule.children:
+        sub = rule_of(child, rule.edition)
+        if sub is not None:
+            found.append(sub)
+            found.extend(descendants(rule_of, sub, depth - 1))
+    return found

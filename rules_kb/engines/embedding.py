@@ -234,3 +234,21 @@ def query_vector(question: str) -> QueryVector:
 
 if os.environ.get("RULES_KB_NO_DENSE"):  # a switch for tests and measures: behave as without the model
     _encoder_error = DenseUnavailable("désactivée par la variable RULES_KB_NO_DENSE")
+
+
+class Embedder:
+    """The model's side of ``ask`` as an engine: :meth:`prefetch` and
+    :meth:`query_vector` (a :class:`rules_kb.loader.KnowledgeBase` hands
+    out :data:`EMBEDDER`)."""
+
+    def prefetch(self, question: str) -> None:
+        """:func:`prefetch`: start embedding ``question`` now."""
+        prefetch(question)
+
+    def query_vector(self, question: str) -> QueryVector:
+        """:func:`query_vector`: the :class:`QueryVector` of ``question``."""
+        return query_vector(question)
+
+
+#: The one embedding engine of the process.
+EMBEDDER = Embedder()

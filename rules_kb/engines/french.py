@@ -77,3 +77,16 @@ def is_french_word(word: str) -> bool:
             return False
     except (OSError, ValueError):  # missing, or empty (mmap of 0 bytes)
         return False
+
+
+class FrenchWords:
+    """The list of real French words as an engine: ``word in words`` is
+    :func:`is_french_word` (a :class:`rules_kb.loader.KnowledgeBase` hands
+    out :data:`FRENCH_WORDS`)."""
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and is_french_word(word)
+
+
+#: The one list of real French words (``rules_kb/data/french-words.txt``).
+FRENCH_WORDS = FrenchWords()

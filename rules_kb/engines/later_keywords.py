@@ -133,3 +133,26 @@ def later_keyword_named(term: str) -> LaterKeyword | None:
             if wanted in (folded, folded + "s"):
                 return keyword
     return None
+
+
+class LaterKeywords:
+    """The bundled keywords of later rules as an engine: :meth:`find` and
+    :meth:`named` (a :class:`rules_kb.loader.KnowledgeBase` hands out
+    :data:`LATER_KEYWORDS`)."""
+
+    @property
+    def entries(self) -> tuple[LaterKeyword, ...]:
+        """Every keyword of ``rules_kb/data/later-keywords.tsv``, in the file's order."""
+        return bundled_later_keywords()
+
+    def find(self, text: str) -> list[tuple[int, int, LaterKeyword]]:
+        """:func:`find_later_keywords`: ``(start, end, keyword)`` of each keyword ``text`` names."""
+        return find_later_keywords(text)
+
+    def named(self, term: str) -> LaterKeyword | None:
+        """:func:`later_keyword_named`: the keyword ``term`` is, or None."""
+        return later_keyword_named(term)
+
+
+#: The one table of later keywords.
+LATER_KEYWORDS = LaterKeywords()

@@ -79,3 +79,32 @@ def lexicon_text() -> str:
 def load_lexicon() -> tuple[LexiconEntry, ...]:
     """The bundled lexicon's entries; raises :class:`LexiconError` if it is damaged."""
     return parse_lexicon(lexicon_text())
+
+
+class Lexicon:
+    """The bundled players' lexicon as an engine: :attr:`text` (the file,
+    read once) and :attr:`entries` (parsed once; raises
+    :class:`LexiconError` if the file is damaged). A
+    :class:`rules_kb.loader.KnowledgeBase` hands out :data:`LEXICON`."""
+
+    def __init__(self) -> None:
+        self._text: str | None = None
+        self._entries: tuple[LexiconEntry, ...] | None = None
+
+    @property
+    def text(self) -> str:
+        """The text of ``rules_kb/data/lexicon.tsv``."""
+        if self._text is None:
+            self._text = lexicon_text()
+        return self._text
+
+    @property
+    def entries(self) -> tuple[LexiconEntry, ...]:
+        """The entries, in the file's order."""
+        if self._entries is None:
+            self._entries = parse_lexicon(self.text)
+        return self._entries
+
+
+#: The one bundled lexicon.
+LEXICON = Lexicon()

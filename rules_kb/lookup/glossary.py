@@ -30,10 +30,7 @@ from typing import NamedTuple
 from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
 from rules_kb.core.model import Document, GlossaryEntry, Rule
 from rules_kb.core.text import fold, singular, term_key
-from rules_kb.engines.french import is_french_word
 from rules_kb.engines.glossary import GlossaryIndex
-from rules_kb.engines.later_keywords import later_keyword_named
-from rules_kb.engines.lexicon import lexicon_text
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import Link, term_users
 
@@ -193,7 +190,7 @@ def _understood(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | No
     Piétinement"``); else None. Its typos are left to the likeness of the
     last step."""
     wanted = _significant(query)
-    for line in lexicon_text().splitlines():  # read as parse_lexicon reads it, the forms only
+    for line in kb.lexicon.text.splitlines():  # read as parse_lexicon reads it, the forms only
         form, tab, rest = line.partition("\t")
         if not tab or form.startswith("#") or _significant(form) != wanted:
             continue
@@ -203,12 +200,12 @@ def _understood(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | No
     return None
 
 
-def _real_words(query: str) -> bool:
+def _real_words(kb: KnowledgeBase, query: str) -> bool:
     """Whether every word of ``query`` is a real French word
-    (:func:`rules_kb.engines.french.is_french_word`): no typo to correct, so a
+    (``kb.french_words``): no typo to correct, so a
     headword merely like it ("phrase" and *Phase*) is only suggested."""
     words = re.findall(r"[^\W\d_]+", query)
-    return bool(words) and all(is_french_word(word) for word in words)
+    return bool(words) and all(word in kb.french_words for word in words)
 
 
 def define(kb: KnowledgeBase, query: str) -> Definition:
@@ -232,7 +229,7 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
     ranked = scores(glossary, query)
     understood = ""
     by_words: list[tuple[float, int]] = []
-    later = None if exact else later_keyword_named(query)
+    later = None if exact else kb.later_keywords.named(query)
     if exact:
         best, match, score = exact[0], "exact", 100.0
     elif later is not None:
@@ -249,7 +246,7 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
         understood = f"{query.strip()} → {best.term}"
     else:
         top_score, top = ranked[0] if ranked else (0.0, -1)
-        if top_score < THRESHOLD or _real_words(query):
+        if top_score < THRESHOLD or _real_words(kb, query):
             close = tuple(glossary.entries[position].term for score, position in ranked[:5] if score >= SUGGESTED)
             raise UnknownTermError(query.strip(), close)
         best, match, score = glossary.entries[top], "approx", round(top_score, 1)
