@@ -1,4 +1,4 @@
-"""The command line: exit codes, French messages, --json shapes, help and README."""
+"""The command line: exit codes, French messages, --json shapes, help and documentation."""
 
 import os
 import re
@@ -219,9 +219,20 @@ def test_every_command_has_french_help(run_cli, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_is_documented_in_the_readme(command):
+def test_every_command_is_documented(command):
+    """Named in the README's one line per command, which links to the command's page of
+    ``docs/commandes/``: the page whose title is the command, and which names it in full."""
     readme = README.read_text(encoding="utf-8")
     assert re.search(rf"rules-kb {command}\b", readme), command
+    name = command.split()[0]
+    pages = [
+        page
+        for page in sorted((README.parent / "docs" / "commandes").glob("*.md"))
+        if re.match(rf"# `rules-kb {name}\b", page.read_text(encoding="utf-8"))
+    ]
+    assert len(pages) == 1, f"{command}: no page (or several) in docs/commandes/ titled « rules-kb {name} »"
+    assert re.search(rf"rules-kb {command}\b", pages[0].read_text(encoding="utf-8")), pages[0]
+    assert f"(docs/commandes/{pages[0].name})" in readme, f"the README does not link {pages[0].name}"
 
 
 def test_installed_script_runs_without_traceback(tmp_path):

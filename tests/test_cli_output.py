@@ -1,8 +1,8 @@
 """How the CLI writes (issue 20, part C1): any console encoding, wrapping in a
 terminal (hanging indents, French non-breaking spaces, no trailing spaces),
 plain text in a pipe, the pager, help in French with examples, ``--version``,
-shell completion; and every README example under ``PYTHONIOENCODING=ascii``
-and ``COLUMNS=40``."""
+shell completion; and every example of the README and of ``docs/`` under
+``PYTHONIOENCODING=ascii`` and ``COLUMNS=40``."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from cli import app, output, render
 from cli.commands import SHELLS, parse
 from rules_kb.operations import BY_NAME, Front
 from tests.conftest import flat
+from tests.test_docs import DOCS, documented_pages
 
-README = Path(__file__).resolve().parent.parent / "README.md"
 SCRIPT = Path(sys.executable).with_name("rules-kb")
 NBSP = "\u00a0"
 _STYLE = re.compile(r"\x1b\[[0-9;]*m")
@@ -335,7 +335,7 @@ def _bash_complete(line: str, monkeypatch, capsys) -> list[str]:
 
 
 def test_the_installed_bash_script_completes_commands_and_kinds(tmp_path):
-    """The README's install line, then Tab as bash presses it: the script runs the real program."""
+    """The install line of docs/commandes/completion.md, then Tab as bash presses it: the script runs the real program."""
     import shutil
 
     script = tmp_path / "rules-kb"
@@ -369,33 +369,46 @@ def test_bash_completion(monkeypatch, capsys):
     assert _bash_complete("rules-kb completion ", monkeypatch, capsys) == ["bash", "fish", "zsh"]
 
 
-# -- every README example ----------------------------------------------------------------------
+# -- every documented example -----------------------------------------------------------------
 
 
-#: The README examples that start a server, which answers until it is stopped: run by their own tests.
+#: The examples that start a server, which answers until it is stopped: run by their own tests.
 SERVERS = ("rules-kb serve",)
 
 
-def readme_examples(readme: Path = README) -> list[str]:
-    """The ``rules-kb …`` commands of the README's usage sections (from « Commandes » to
-    « Formes JSON »): lines of its ``sh`` blocks and inline code, comments removed, in order, once each."""
-    text = readme.read_text(encoding="utf-8")
-    part = text[text.index("\n## Commandes") : text.index("\n## Formes JSON")]
+def page_examples(page: Path) -> list[str]:
+    """The ``rules-kb …`` commands of a Markdown page, in order: the lines of its ``sh`` blocks
+    and its code spans (not in a heading, nor in another code block), comments removed."""
     found = []
-    for block in re.split(r"(```sh\n.*?```)", part, flags=re.DOTALL):
-        if block.startswith("```sh"):
+    for block in re.split(r"(^```.*?^```)", page.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE):
+        if block.startswith("```sh\n"):
             candidates = [re.sub(r"\s+#\s.*$", "", line) for line in block.split("\n")[1:-1]]
+        elif block.startswith("```"):
+            continue  # TOML, JSON, text: no command
         else:
             prose = "\n".join(line for line in block.split("\n") if not line.startswith("#"))  # not the headings
             candidates = [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", prose)]
         for candidate in candidates:
-            if command := re.search(r"(?<![\w/.-])rules-kb( [^)]*)?", candidate):
+            if command := re.search(r"(?<![\w/.-])rules-kb(?![\w.-])( [^)]*)?", candidate):
                 found.append(command.group(0).strip())
-    return list(dict.fromkeys(found))
+    return found
+
+
+def documented_examples() -> list[str]:
+    """The examples of the README, then of the docs pages in the site's order, once each."""
+    return list(dict.fromkeys(line for page in documented_pages() for line in page_examples(page)))
+
+
+def test_every_command_page_gives_examples():
+    """Each page of docs/commandes/ shows its command at work, so the test below runs it."""
+    for page in sorted((DOCS / "commandes").glob("*.md")):
+        if page.name != "index.md":
+            name = re.match(r"# `rules-kb (\w+)", page.read_text(encoding="utf-8")).group(1)
+            assert any(line.startswith(f"rules-kb {name}") for line in page_examples(page)), page.name
 
 
 def _run_example(monkeypatch, line: str, folder: Path) -> str | None:
-    """Run a README example in ``folder``; what went wrong, or None."""
+    """Run a documented example in ``folder``; what went wrong, or None."""
     words = shlex.shlex(line, posix=True, punctuation_chars="<>|")
     words.whitespace_split = True
     words = list(words)
@@ -420,11 +433,11 @@ def _run_example(monkeypatch, line: str, folder: Path) -> str | None:
 
 
 @pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
-def test_every_readme_example_runs_on_an_ascii_console_40_columns_wide(
+def test_every_documented_example_runs_on_an_ascii_console_40_columns_wide(
     run_cli, monkeypatch, tmp_path, fresh_consoles, terminal
 ):
-    examples = readme_examples()
-    assert len(examples) >= 40 and "rules-kb completion zsh" in examples and "rules-kb --version" in examples
+    examples = documented_examples()
+    assert len(examples) >= 60 and "rules-kb completion zsh" in examples and "rules-kb --version" in examples
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "40")
     monkeypatch.setenv("RULES_KB_NO_PAGER", "1")

@@ -473,14 +473,15 @@ def test_generated_scenarios_parse_or_fail_cleanly_and_always_run_to_the_end(pla
         assert not obj.token or obj.zone is Zone.BATTLEFIELD
 
 
-def test_the_readme_scenario_is_valid_and_quiet():
-    """The scenario documented in the README parses, and nothing in it triggers a state-based effect."""
+def test_the_documented_scenario_is_valid_and_quiet():
+    """The commented scenario of the format's reference (docs/reference/scenarios.md) parses, and
+    nothing in it triggers a state-based effect."""
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```toml\n(title = .*?)```", readme, re.DOTALL).group(1)
-    scenario = parse_scenario(block, "README.md")
+    page = (Path(__file__).parent.parent / "docs" / "reference" / "scenarios.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(title = .*?)```", page, re.DOTALL).group(1)
+    scenario = parse_scenario(block, "scenarios.md")
     assert [obj.id for obj in scenario.state.objects] == ["ours", "guide", "copie"]
     assert [effect.id for effect in scenario.state.object("guide").statics] == ["guide-bonus"]
     assert [effect.id for effect in scenario.state.effects] == ["croissance"]

@@ -524,13 +524,14 @@ def test_the_cli_reports_every_mistake_and_json_lists_them(run_cli, tmp_path):
     assert path.read_text(encoding="utf-8") == text
 
 
-def test_the_readme_block_of_values_that_vary_is_valid():
-    """The Armoiries and Maro example of the README parses; Maro, with no card in hand, is 0/0 (208.2)."""
+def test_the_documented_block_of_values_that_vary_is_valid():
+    """The Armoiries and Maro example of the format's reference (docs/reference/scenarios.md)
+    parses; Maro, with no card in hand, is 0/0 (208.2)."""
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```toml\n(\[\[permanent\]\]\s+# Armoiries.*?)```", readme, re.DOTALL).group(1)
+    page = (Path(__file__).parent.parent / "docs" / "reference" / "scenarios.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(\[\[permanent\]\]\s+# Armoiries.*?)```", page, re.DOTALL).group(1)
     seen = final(block)
     assert seen["maro"].toughness == 0 and seen["armoiries"].power is None
 
