@@ -1,6 +1,6 @@
 """Evaluate ``ask`` on the three question sets, beside plain BM25 and the dense retriever alone.
 
-    .venv/bin/python bench/eval_ask.py                      # the README table: every set, every system
+    .venv/bin/python bench/eval_ask.py                      # the docs' tables: every set, every system
     .venv/bin/python bench/eval_ask.py --set validation     # one set
     .venv/bin/python bench/eval_ask.py --json               # the same, as JSON
     .venv/bin/python bench/eval_ask.py --misses             # and the tuning questions ask misses at 3
@@ -20,7 +20,7 @@ profiles, and without them nor its learned adapter (e5 as it comes,
 "dense brut"), and prints recall@1, @3, @5, MRR and the share of
 questions with all their rules in the top 5. Misses are listed for the
 tuning set only: the validation set guides by its figures, the test set is
-scored and reported. The figures of the README come from this script.
+scored and reported. The figures of docs/ask/evaluation.md come from this script.
 """
 
 from __future__ import annotations

@@ -12,13 +12,14 @@ A run records, for each invocation, ``{"args": [...], "code", "stdout",
 "stderr", "files"}`` (``files``: the files the invocation created or changed
 in the working folder, name → text). The invocations, in this order:
 
-1. every ``rules-kb …`` line of the ``sh`` blocks of the README (trailing
-   ``# comments`` removed), run by bash in one temporary working folder, in
-   README order (so ``check --example blessures-fatales > ours.toml`` then
+1. every ``rules-kb …`` line of the ``sh`` blocks of the README and of the
+   pages of ``docs/`` (trailing ``# comments`` removed), run by bash in one
+   temporary working folder, in their order (the README, then the pages in
+   the order of ``mkdocs.yml``'s plan; so ``check --example blessures-fatales > ours.toml`` then
    ``check ours.toml`` work), with ``rules-kb`` replaced by the script given
    by ``--rules-kb``; a line with no redirection and no ``--json`` runs a
    second time with ``--json`` appended. Their ``args`` start with
-   ``rules-kb``; ``line`` keeps the README line;
+   ``rules-kb``; ``line`` keeps the documented line;
 2. sweeps, run in this process through ``cli.app.main(args)`` (so from the
    checkout installed in this interpreter), in the same working folder:
    ``show`` of every rule of edition 2004 and a few others, ``define`` of
@@ -66,6 +67,8 @@ except ImportError:  # run as a module (python -m bench.snapshot)
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: The site's plan, whose ``nav`` orders the pages of ``docs/``.
+MKDOCS = ROOT / "mkdocs.yml"
 QUESTIONS = ROOT / "tests" / "eval" / "tuning.jsonl"
 
 #: ``show`` beyond the rules of 2004: (number, extra options).
@@ -164,22 +167,31 @@ def has_redirection(line: str) -> bool:
     return any(word and set(word) <= set("<>|&;") for word in shell_words(line))
 
 
-def readme_lines(readme: Path = README) -> list[str]:
-    """The ``rules-kb …`` lines of the README's ``sh`` blocks, comments removed, in order."""
-    lines, inside = [], False
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        if line.startswith("```"):
-            inside = not inside and line.strip() == "```sh"
-            continue
-        if inside and line.startswith("rules-kb ") and not line.startswith("rules-kb serve"):
-            lines.append(strip_comment(line))
+def documented_pages() -> list[Path]:
+    """The README, then the pages of ``docs/`` in the order of the site's plan."""
+    names = re.findall(r"^\s+- (?:[^:\n]+: )?([\w/.-]+\.md)\s*$", MKDOCS.read_text(encoding="utf-8"), re.MULTILINE)
+    return [README, *(ROOT / "docs" / name for name in dict.fromkeys(names))]
+
+
+def readme_lines(pages: list[Path] | None = None) -> list[str]:
+    """The ``rules-kb …`` lines of the ``sh`` blocks of ``pages`` (the README and the docs),
+    comments removed, in order."""
+    lines = []
+    for page in documented_pages() if pages is None else pages:
+        inside = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                inside = not inside and line.strip() == "```sh"
+                continue
+            if inside and line.startswith("rules-kb ") and not line.startswith("rules-kb serve"):
+                lines.append(strip_comment(line))
     return lines
 
 
-def readme_invocations(readme: Path = README) -> list[str]:
-    """The README lines to run, each followed by its ``--json`` variant when it has none."""
+def readme_invocations(pages: list[Path] | None = None) -> list[str]:
+    """The documented lines to run, each followed by its ``--json`` variant when it has none."""
     found = []
-    for line in readme_lines(readme):
+    for line in readme_lines(pages):
         found.append(line)
         if not has_redirection(line) and "--json" not in shell_words(line):
             found.append(line + " --json")
@@ -255,7 +267,7 @@ def written_files(folder: Path, before: dict, normalise: Normaliser) -> dict[str
 
 
 def run_shell(line: str, script: str, work: Path, env: dict, normalise: Normaliser) -> dict:
-    """Run a README line with bash in ``work``, ``rules-kb`` being ``script``."""
+    """Run a documented line with bash in ``work``, ``rules-kb`` being ``script``."""
     before = folder_state(work)
     command = shlex.quote(script) + line[len("rules-kb") :]
     done = subprocess.run(
@@ -455,7 +467,7 @@ def compare_records(old: dict, new: dict, counts: dict, strict: bool = False) ->
 
 
 def _shown(record: dict) -> str:
-    """An invocation as printed: its README line, or its arguments quoted as in a shell."""
+    """An invocation as printed: its documented line, or its arguments quoted as in a shell."""
     return record.get("line") or "rules-kb " + shlex.join(record["args"])
 
 
@@ -503,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
         "--rules-kb",
         default=str(Path(sys.executable).with_name("rules-kb")),
         metavar="CHEMIN",
-        help="le script rules-kb des lignes du README (par défaut celui de cet interpréteur)",
+        help="le script rules-kb des lignes du README et de docs/ (par défaut celui de cet interpréteur)",
     )
     parser.add_argument(
         "--only", default="", metavar="MOTIF", help="seulement les invocations qui contiennent ce texte"

@@ -1,7 +1,7 @@
 """rules-kb: the French comprehensive rules of Magic: The Gathering as a
 cross-linked, searchable knowledge base for judges.
 
-The layers, each importing only those below it (README, "Architecture"):
+The layers, each importing only those below it (docs/contribuer/architecture.md):
 :mod:`rules_kb.core` (records, numbers, text, references, vocabularies,
 errors, manifest) → :mod:`indexer` (the parsers) → :mod:`rules_kb.engines`
 (graph, concepts, search index, cache database) → :mod:`rules_kb.loader`

@@ -90,7 +90,7 @@ def locate_corpus(folder: str | os.PathLike[str] | None = None, given_as: str = 
     if not (path / MANIFEST).is_file():
         raise CorpusError(
             f"Le dossier de corpus « {path} » ({origin}) n'a pas de fichier {MANIFEST}. "
-            "Chaque document doit y être décrit dans une table [[document]] (voir le README).",
+            "Chaque document doit y être décrit dans une table [[document]] (voir la documentation : « Le corpus »).",
             str(path),
         )
     return path.resolve()

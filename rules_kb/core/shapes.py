@@ -1,4 +1,4 @@
-"""The JSON shapes of the records (documented in the README): plain dicts
+"""The JSON shapes of the records (documented in docs/reference/json.md): plain dicts
 and lists, ready for ``json.dumps``. Command outputs
 (:mod:`rules_kb.serialize`) and JSON exports (:mod:`rules_kb.export.data`)
 are made of them. Keys are stable: later versions add keys, never rename

@@ -1,4 +1,4 @@
-"""Annotated excerpts as JSON data (``export --format json``; shape in the README).
+"""Annotated excerpts as JSON data (``export --format json``; shape in docs/reference/json.md).
 
 Each record is the shape ``show``, ``define`` and ``search`` already use
 (:mod:`rules_kb.core.shapes`), with its annotations added under new keys.
@@ -36,7 +36,7 @@ def _rulings(rulings: tuple[RulingEntry, ...]) -> list[dict[str, Any]]:
 
 def excerpt_dict(excerpt: Excerpt) -> dict[str, Any]:
     """The excerpt as ``{"format", "version", "header", "rules", "glossary",
-    "cards", "notes"}`` (see the README for each key)."""
+    "cards", "notes"}`` (see docs/reference/json.md for each key)."""
     header = excerpt.header
     return {
         "format": FORMAT,

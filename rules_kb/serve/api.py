@@ -380,7 +380,7 @@ def _path_item(operation: Operation) -> dict[str, Any]:
             described.update(style="form", explode=True)  # ?kind=carte&kind=règle
         parameters.append(described)
     shape = _SHAPES.get(operation.name, f"« {operation.name} »")
-    responses = {"200": {"description": f"Le document JSON de {shape} (formes décrites dans le README).",
+    responses = {"200": {"description": f"Le document JSON de {shape} (formes décrites dans la documentation : « Les formes JSON »).",
                          "content": {"application/json": {"schema": {"type": "object"}}}}}  # fmt: skip
     for code, what in _ERRORS.items():
         if code != "413" or body is not None:
@@ -408,7 +408,7 @@ def openapi() -> dict:
     generated from :data:`OPERATIONS`: each address, its method, its
     parameters (where they travel, their type, bounds, length, default and
     French help), its body and its codes; the answers' shapes are those of
-    ``--json``, described in the README."""
+    ``--json``, described in docs/reference/json.md."""
     paths: dict[str, dict[str, Any]] = {}
     for operation in OPERATIONS:
         method, path = operation.http

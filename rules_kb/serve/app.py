@@ -57,7 +57,7 @@ def _unknown_api() -> str:
     addresses = ", ".join(
         ("" if method == "GET" else f"{method} ") + path for method, path in (op.http for op in api.OPERATIONS)
     )
-    return f"Adresse inconnue de l'API. Adresses : {addresses} (décrites dans /api/openapi.json et le README)."
+    return f"Adresse inconnue de l'API. Adresses : {addresses} (décrites dans /api/openapi.json et la documentation : « L'API HTTP »)."
 
 
 class _TooLarge(Exception):
