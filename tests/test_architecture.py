@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("rules_kb", "indexer", "cli")
 
 #: The layers, from the ground up: a module belongs to the first layer one of
-#: whose prefixes it starts with (README, "Architecture").
+#: whose prefixes it starts with (docs/contribuer/architecture.md).
 LAYERS = (
     ("core", ("rules_kb.core", "rules_kb")),
     ("parsers", ("indexer",)),
