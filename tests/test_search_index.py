@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules_kb.core.errors import QueryError
 from rules_kb.core.text import strip_accents
-from rules_kb.engines.analysis import TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words
+from rules_kb.engines.analysis import MEMO_SIZE, TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words, term
 from rules_kb.engines.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
 
 
@@ -85,6 +85,18 @@ def test_the_analysis_is_whooshs_chain_on_the_corpus(kb):
         for removestops in (True, False):
             mine = [(t.term, t.position, t.start, t.end, t.stopped) for t in analyze(rule.text, removestops)]
             assert mine == _whoosh_tokens(chain, rule.text, removestops), rule.number
+
+
+def test_the_analysis_memos_are_bounded():
+    """Issue 35: the memos keyed by a user's words keep at most :data:`MEMO_SIZE` of them, and still answer right."""
+    for index in range(MEMO_SIZE + 100):
+        term(f"Zqxmots{index}")
+    for memo in (term, stem):
+        assert memo.cache_info().maxsize == MEMO_SIZE
+        assert memo.cache_info().currsize <= MEMO_SIZE
+    assert term.cache_info().currsize == MEMO_SIZE
+    assert term("Blessures") == ("blessur", False)
+    assert stem("blessures") == "blessur"
 
 
 def test_tables_hold_whooshs_own_scores(kb, whoosh_index, search_index):

@@ -24,6 +24,7 @@ Stems come from Whoosh's French Snowball stemmer, the index's own.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import sys
@@ -87,21 +88,22 @@ def elide(word: str) -> str:
     return word.replace("’", "'")
 
 
-_stem_cache: dict[str, str] = {}
-_stemmer = None
+#: How many words each memo of the analysis keeps (:func:`term`, :func:`stem`),
+#: the least recently used dropped beyond: their keys are the words a user
+#: types, so a server that kept them all would grow with every new word it is
+#: asked. Above the words of the bundled corpus and its situations (5 000
+#: words as written, 3 500 stems), so that a build analyses none twice.
+MEMO_SIZE = 16_384
 
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def stem(word: str) -> str:
-    """The French Snowball stem of a folded word (Whoosh's stemmer, the index's), cached."""
-    found = _stem_cache.get(word)
-    if found is None:
-        global _stemmer
-        if _stemmer is None:
-            _stemmer = _french_stemmer()
-        found = _stem_cache[word] = _stemmer(word)
-    return found
+    """The French Snowball stem of a folded word (Whoosh's stemmer, the
+    index's); the :data:`MEMO_SIZE` most recently asked are kept."""
+    return _french_stemmer()(word)
 
 
+@functools.cache
 def _french_stemmer():
     """Whoosh's French Snowball stemmer (:func:`whoosh_module`)."""
     return whoosh_module("whoosh.lang.snowball.french").FrenchStemmer().stem
@@ -140,22 +142,19 @@ def whoosh_module(name: str):
 
 
 _DIGIT_RE = re.compile(r"\d")
-#: The term of each word as written, and whether it is a stop word: a word seen once is not analysed again.
-_terms: dict[str, tuple[str, bool]] = {}
 
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def term(word: str) -> tuple[str, bool]:
     """The index term of one token as the text writes it (steps 2 to 6 of the
-    module docstring), and whether it is a stop word (then folded, unstemmed)."""
-    found = _terms.get(word)
-    if found is None:
-        plain = elide(word.lower())
-        stopped = not plain or plain in stop_words()
-        folded = strip_accents(plain)
-        if not stopped and not _DIGIT_RE.search(folded):
-            folded = stem(folded)
-        found = _terms[word] = (folded, stopped)
-    return found
+    module docstring), and whether it is a stop word (then folded,
+    unstemmed); the :data:`MEMO_SIZE` most recently asked are kept."""
+    plain = elide(word.lower())
+    stopped = not plain or plain in stop_words()
+    folded = strip_accents(plain)
+    if not stopped and not _DIGIT_RE.search(folded):
+        folded = stem(folded)
+    return folded, stopped
 
 
 def analyze(text: str, removestops: bool = True) -> Iterator[Token]:
