@@ -313,11 +313,13 @@ def verify_folder(folder: Path) -> None:
 
 #: How many values a :class:`Lookup` keeps, the least recently used dropped
 #: beyond: its keys are a user's words (a term, a stem), so a server that
-#: kept them all would grow with every new word it is asked. Above the rows
-#: of the largest table of the bundled corpus (4 400 postings), so that all
-#: its words stay; unknown words then take at most 4 MiB a table (measured:
-#: 16 384 missing terms of 10 to 14 letters).
-LOOKUP_SIZE = 16_384
+#: kept them all would grow with every new word it is asked. 400 questions
+#: of the tuning set (300 of them with two unknown words added) read 3 174
+#: postings (measured), which all stay; 1 024 made ``ask`` 5 % slower (a
+#: value dropped is read again from SQLite).
+#: Unknown words then take at most 1.2 MiB a table (measured: 4 096 missing
+#: terms of 10 to 14 letters).
+LOOKUP_SIZE = 4096
 
 
 class Lookup:
