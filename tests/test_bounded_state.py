@@ -7,14 +7,10 @@ may keep; it keeps at most its bound and still answers right. The soak of
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from rules_kb.checker.characteristics import folded_set, folded_word
-from rules_kb.engines.concepts import read_table
-from rules_kb.engines.situations import read_profiles
-from rules_kb.engines.store import DATABASE, LOOKUP_SIZE, Lookup, Store
+from rules_kb.engines.store import LOOKUP_SIZE, Lookup
 
 #: More distinct keys than any memo below keeps.
 BEYOND = 100
@@ -37,15 +33,8 @@ def test_a_lookup_keeps_at_most_its_size_and_still_answers():
         found["zqxmot1"]
 
 
-@pytest.fixture(scope="module")
-def store(kb):
-    opened = Store(Path(kb.cache_dir) / DATABASE)
-    yield opened
-    opened.close()
-
-
-def test_the_concept_table_read_from_the_cache_is_bounded(store):
-    table = read_table(store)
+def test_the_concept_table_read_from_the_cache_is_bounded(kb):
+    table = kb.concepts
     for word in _new_words(LOOKUP_SIZE + BEYOND):
         assert table.phrases.get(word, ()) == ()
         assert word not in table.stems
@@ -54,8 +43,8 @@ def test_the_concept_table_read_from_the_cache_is_bounded(store):
     assert table.closeness.cache_info().maxsize == LOOKUP_SIZE
 
 
-def test_the_profiles_read_from_the_cache_are_bounded(store):
-    profiles = read_profiles(store)
+def test_the_profiles_read_from_the_cache_are_bounded(kb):
+    profiles = kb.profiles
     for word in _new_words(LOOKUP_SIZE + BEYOND):
         assert profiles.postings.get(word) is None
     assert profiles.postings.cache_info().currsize <= LOOKUP_SIZE
