@@ -69,13 +69,15 @@ def note_text(note) -> str:
 
 
 def scenario_file(answer) -> str:
-    """The scenario file of a question, as ``ask --scenario`` writes it."""
-    from rules_kb.ask.facts import commented  # deferred: the ask feature, for ask alone
+    """The scenario file of a question, as ``ask --scenario`` writes it:
+    the checker's scenario in TOML after a comment (how it was built, the
+    question, what to do with it)."""
+    from rules_kb.checker.scenario_writer import scenario_to_toml  # deferred: the checker, for ask alone
 
-    return commented(
-        answer.scenario_text(),
-        answer.question,
-        "Scénario construit par « rules-kb ask » à partir de la question :",
+    return scenario_to_toml(
+        answer.scenario(),
+        "Scénario construit par « rules-kb ask » à partir de la question :\n"
+        f"{answer.question.strip()}\n"
         "Vérifiez-le et complétez-le, puis : rules-kb check scenario.toml",
     )
 
@@ -197,7 +199,7 @@ def ask(options) -> int:
     def compute(kb):
         answer = answer_question(kb, options.question, limit=options.limit, edition=options.edition)
         if options.scenario and not options.json:
-            answer.scenario_text()  # raises when the question tells no board
+            answer.scenario()  # raises when the question tells no board
         return answer
 
     def shown(answer) -> None:

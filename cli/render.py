@@ -375,7 +375,8 @@ def answer(result, explain: bool = False, everything: bool = False) -> None:
     :data:`RULINGS_SHOWN` FAQ rulings. ``everything`` (``--all``) adds every
     ruling and the glossary; ``explain`` the concepts one by one with their
     source, the index query, the score parts and the checker's details."""
-    from rules_kb.ask.answer import PARTS  # deferred: the ask feature, for ask alone (show loads this module)
+    # deferred: the ask feature, for ask alone (show loads this module)
+    from rules_kb.ask.answer import PARTS, VerdictKind
 
     console.print(Text.assemble(("Question : ", "bold"), result.question))
     if result.unknown:
@@ -391,7 +392,7 @@ def answer(result, explain: bool = False, everything: bool = False) -> None:
         )  # fmt: skip
         return
     verification = result.verification
-    decided = [sentence for sentence in verification.outcome if not sentence.startswith("Ne s'applique pas")]
+    decided = [v.text for v in verification.verdicts if v.kind in (VerdictKind.APPLIES, VerdictKind.ASSUMES)]
     if verification.missing:
         console.print(Text.assemble(("Verdict : ", "bold yellow"), "à préciser — ", " ".join(verification.missing)))
     if (verification.applied or verification.missing) and decided:
@@ -487,9 +488,11 @@ def _understood_in_full(result) -> None:
 
 def _verification(verification, explain: bool) -> None:
     """The checker: what it found not to apply, why it did not run; with ``explain``, its edition and scenario."""
+    from rules_kb.ask.answer import VerdictKind  # deferred: the ask feature, for ask alone (show loads this module)
+
     rest = [] if verification.applied and not explain else verification.outcome  # the verdict says what applied
     if verification.applied and explain:
-        rest = [sentence for sentence in verification.outcome if sentence.startswith("Ne s'applique pas")]
+        rest = [v.text for v in verification.verdicts if v.kind is VerdictKind.DOES_NOT_APPLY]
     if not (rest or verification.note or explain):
         return
     _section("Vérification")
@@ -501,7 +504,7 @@ def _verification(verification, explain: bool) -> None:
         console.print(f"  {sentence}")
     if verification.note:
         console.print(Text(f"  {verification.note}", style="yellow"))
-    if explain and verification.scenario:
+    if explain and verification.scenario is not None:
         console.print(
             Text("  Le scénario construit : rules-kb ask \"…\" --scenario > situation.toml, "
                  "puis rules-kb check situation.toml", style="dim")

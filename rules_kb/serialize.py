@@ -195,8 +195,12 @@ def search_dict(result: SearchResult) -> dict[str, Any]:
 
 
 def scenario_text(answer: Answer) -> str:
-    """The scenario built from a question, as the library writes it."""
-    return answer.verification.scenario
+    """The scenario built from a question, as the checker writes it
+    (:func:`rules_kb.checker.scenario_writer.scenario_to_toml`)."""
+    # deferred: the checker, loaded only once a question told a board (an answer with a scenario)
+    from rules_kb.checker.scenario_writer import scenario_to_toml
+
+    return scenario_to_toml(answer.scenario())
 
 
 def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_text) -> dict[str, Any]:
@@ -246,7 +250,7 @@ def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_tex
             "note": verification.note or None,
             "missing": list(verification.missing),
             "undecided": list(verification.undecided),
-            "scenario": scenario(answer) if verification.scenario else None,
+            "scenario": scenario(answer) if verification.scenario is not None else None,
         },
         "terms": list(answer.terms),
         "query": answer.parsed,

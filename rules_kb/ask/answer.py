@@ -4,12 +4,16 @@ what was understood of the question."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rules_kb.ask.facts import Facts
 from rules_kb.core.errors import QueryError, Remedy
 from rules_kb.core.model import GlossaryEntry, Ruling
 from rules_kb.engines.concepts import Concept, Correction
+
+if TYPE_CHECKING:  # annotations only: the checker is imported for a board alone (:mod:`rules_kb.ask.verify`)
+    from rules_kb.checker.report import CheckReport
+    from rules_kb.checker.scenario import Scenario
 
 #: The score parts, in the order ``--explain`` shows them, with their French names.
 PARTS = {
@@ -76,32 +80,76 @@ class RuleAnswer(NamedTuple):
     text: str = ""
 
 
+class VerdictKind(Enum):
+    """What one sentence of the checker's verdict on a question's board says."""
+
+    APPLIES = "applies"
+    """A rule the checker applied to the board: a state-based effect performed, the values the layers
+    give a creature, a draw (:func:`rules_kb.ask.verify.verification`)."""
+    DOES_NOT_APPLY = "does_not_apply"
+    """A state-based effect the facts bear on, examined, that does not happen (« elle survit »)."""
+    TO_BE_SPECIFIED = "to_be_specified"
+    """The decision needs a fact the question does not give (:func:`rules_kb.ask.verify.missing_facts`)."""
+    ASSUMES = "assumes"
+    """What the verdict supposes: the card named, whose text the corpus lacks, changes no rule."""
+
+    @property
+    def label(self) -> str:
+        """The French name of the kind."""
+        return _VERDICT_LABELS[self]
+
+
+_VERDICT_LABELS = {
+    VerdictKind.APPLIES: "s'applique", VerdictKind.DOES_NOT_APPLY: "ne s'applique pas",
+    VerdictKind.TO_BE_SPECIFIED: "à préciser", VerdictKind.ASSUMES: "sous réserve",
+}  # fmt: skip
+
+
+class Verdict(NamedTuple):
+    """One sentence of the checker's verdict: its ``kind``, the French
+    ``text`` (« Votre 2/2 : détruit — … (420.5c) », « Ne s'applique pas :
+    … (420.5c). ») and the ``rules`` it cites (numbers, ``()`` for none)."""
+
+    kind: VerdictKind
+    text: str
+    rules: tuple[str, ...] = ()
+
+
 class Verification(NamedTuple):
     """What the checker said about the board of a question.
 
-    ``scenario`` is the TOML it ran (``""`` if none; see
-    :func:`rules_kb.ask.facts.commented` for the file ``ask --scenario``
-    writes), ``report`` the :class:`rules_kb.checker.report.CheckReport`
-    (None when not run), ``outcome`` French sentences (one per event, or why
-    nothing happens), ``applied`` the rule numbers of the events,
-    ``examined`` the rules of the state-based effects the facts bear on,
-    ``note`` why the checker did not run (``""`` when it ran or had nothing
-    to judge), ``asked`` the applied rules whose outcome the question
-    asks about (they come first; :func:`rules_kb.ask.verify.asked_about`),
-    ``missing`` French sentences naming a fact the decision needs and the
-    question does not give (which legend came first…), and ``undecided``
-    the rules that decide once that fact is known (given without a decision).
+    ``scenario`` is the :class:`rules_kb.checker.scenario.Scenario` it ran
+    (None if none; ``ask --scenario`` writes it as a file), ``report`` the
+    :class:`rules_kb.checker.report.CheckReport` (None when not run),
+    ``verdicts`` its :class:`Verdict` sentences in order: the facts missing
+    first (:attr:`VerdictKind.TO_BE_SPECIFIED`), then one per event, the
+    layers' values, what does not apply and what the verdict assumes;
+    ``applied`` the rule numbers of the events, ``examined`` the rules of
+    the state-based effects the facts bear on, ``note`` why the checker did
+    not run (``""`` when it ran or had nothing to judge), ``asked`` the
+    applied rules whose outcome the question asks about (they come first;
+    :func:`rules_kb.ask.verify.asked_about`), and ``undecided`` the rules
+    that decide once a missing fact is known (given without a decision).
     """
 
-    scenario: str = ""
-    report: object = None
-    outcome: tuple[str, ...] = ()
+    scenario: Scenario | None = None
+    report: CheckReport | None = None
+    verdicts: tuple[Verdict, ...] = ()
     applied: tuple[str, ...] = ()
     examined: tuple[str, ...] = ()
     note: str = ""
     asked: tuple[str, ...] = ()
-    missing: tuple[str, ...] = ()
     undecided: tuple[str, ...] = ()
+
+    @property
+    def outcome(self) -> tuple[str, ...]:
+        """The French sentences of the verdicts but the facts missing, in order."""
+        return tuple(verdict.text for verdict in self.verdicts if verdict.kind is not VerdictKind.TO_BE_SPECIFIED)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The French sentences naming a fact the decision needs and the question does not give."""
+        return tuple(verdict.text for verdict in self.verdicts if verdict.kind is VerdictKind.TO_BE_SPECIFIED)
 
 
 class Answer(NamedTuple):
@@ -135,11 +183,11 @@ class Answer(NamedTuple):
     notes: tuple[str, ...] = ()
     remarks: tuple[Remark, ...] = ()
 
-    def scenario_text(self) -> str:
-        """The scenario TOML built from the question; raises
+    def scenario(self) -> Scenario:
+        """The checker's scenario built from the question; raises
         :class:`QueryError`, in French, when it tells no board the checker can
         judge, saying what is missing."""
-        if self.verification.scenario:
+        if self.verification.scenario is not None:
             return self.verification.scenario
         reason = self.verification.note or (
             "aucune situation de jeu que le vérificateur sait juger (créatures avec force/endurance et "

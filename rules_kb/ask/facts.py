@@ -4,9 +4,9 @@ A player's question often describes a board state: "ma 2/2 a pris 2
 dégâts", "un marqueur +1/+1 et un -1/-1", "il est à 0 pv", "10 marqueurs
 poison", "deux légendes du même nom". :func:`extract_facts` reads these
 patterns (French number words or digits, accents and case ignored) and
-:func:`scenario_toml` writes the scenario the checker runs
-(:mod:`rules_kb.checker.scenario`), the same text ``ask --scenario`` prints
-for the judge to refine and pass to ``check``.
+:func:`board` builds the scenario the checker runs
+(:class:`rules_kb.checker.scenario.Scenario`), the one ``ask --scenario``
+writes as a file for the judge to refine and pass to ``check``.
 
 What is read, by pattern:
 
@@ -53,12 +53,14 @@ What is read, by pattern:
 from __future__ import annotations
 
 import itertools
-import json
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rules_kb.core.text import fold_aligned
-from rules_kb.core.vocabulary import Zone
+from rules_kb.core.vocabulary import AURA, EQUIPMENT, CardType, Supertype, Zone
+
+if TYPE_CHECKING:  # annotations only: the checker is imported for a board alone (:func:`board`)
+    from rules_kb.checker.scenario import Scenario
 
 #: French number words players write.
 NUMBER_WORDS = {
@@ -661,49 +663,19 @@ def extract_facts(question: str) -> Facts:
     )
 
 
-def _toml(value) -> str:
-    """A TOML value: strings as JSON-escaped basic strings, lists, integers."""
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml(key)} = {_toml(item)}" for key, item in value.items()) + " }"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return _CONTROL_RE.sub(_escaped, json.dumps(str(value), ensure_ascii=False))
-
-
-#: What TOML allows in no string or comment and JSON leaves as is: DEL, C1 controls, surrogates.
-_CONTROL_RE = re.compile("[\x7f-\x9f\ud800-\udfff]")
-
-
-def _escaped(match: re.Match) -> str:
-    character = match.group()
-    return "\\ufffd" if "\ud800" <= character <= "\udfff" else f"\\u{ord(character):04x}"
-
-
-#: What a TOML comment may not hold (tab and line breaks aside), and surrogates.
-_COMMENT_UNSAFE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
-
-
-def commented(scenario: str, question: str, before: str, after: str) -> str:
-    """``scenario`` (a TOML text) after a comment: the line ``before``, the
-    question's lines, the line ``after`` (a front end says there how it
-    built the file and what to do with it)."""
-    shown = _COMMENT_UNSAFE_RE.sub(" ", question.strip())  # control characters: not allowed in a TOML comment
-    lines = [f"# {before}", *(f"# {line}" for line in shown.splitlines() or [""]), f"# {after}", ""]
-    return "\n".join(lines) + "\n" + scenario
-
-
 #: The longest title a scenario gets from its question (the loader bounds line lengths).
 MAX_TITLE = 200
+#: The name a scenario built from a question goes by (its ``path``, in the checker's messages and JSON).
+SOURCE = "question"
+#: Lone surrogates (a question read from undecodable bytes): no TOML text holds them.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def _title(question: str) -> str:
     """The scenario's title: the question's first line, cut at :data:`MAX_TITLE` characters."""
     first = question.strip().splitlines()[0] if question.strip() else "Question"
-    return first if len(first) <= MAX_TITLE else first[: MAX_TITLE - 1] + "…"
+    title = first if len(first) <= MAX_TITLE else first[: MAX_TITLE - 1] + "…"
+    return _SURROGATE_RE.sub("\ufffd", title).strip()
 
 
 def permanent_names(facts: Facts) -> list[str]:
@@ -723,100 +695,90 @@ def permanent_names(facts: Facts) -> list[str]:
     return names
 
 
-def scenario_toml(facts: Facts, question: str, edition: str) -> str:
-    """The scenario TOML of ``facts``, for the checker's ``edition``: two
-    players (:data:`YOU` and :data:`OPPONENT`), one permanent per creature
-    (``creature-1``…, timestamps in the question's order), its effects,
-    for legends two legendary creatures named "Légende" when the question
-    tells which came first (else their order is a fact it does not give),
-    and a token 1/1
-    in the zone told; titled with the question's first line (see
-    :func:`commented` for the comment ``ask --scenario`` prints first)."""
-    lines = [
-        f"title = {_toml(_title(question))}",
-        f"edition = {_toml(edition)}",
-    ]
+class Board(NamedTuple):
+    """The board of a question for the checker: the ``scenario``
+    (:class:`rules_kb.checker.scenario.Scenario`) and ``creature_ids``, the
+    id of the permanent of each creature of the facts, in their order."""
+
+    scenario: Scenario
+    creature_ids: tuple[str, ...]
+
+
+#: The zones of the scenario format, by their French term (the facts name them so).
+_ZONES = {zone.label: zone for zone in Zone}
+
+
+def board(facts: Facts, question: str, edition: str) -> Board:
+    """The checker's scenario of ``facts``, for its ``edition``: two
+    players (:data:`YOU`, the active player, and :data:`OPPONENT`) with the
+    life, poison and empty library told; one creature per creature told
+    (ids ``creature-1``…, timestamps in the question's order); for legends,
+    two legendary creatures named « Légende » when the question tells
+    which came first (else their order is a fact it does not give); a 1/1
+    token in the zone told; a creature gone to the zone told with the aura
+    or equipment attached to it; then the effects told, in the question's
+    order (418.5e: later timestamps). Titled with the question's first
+    line; its ``path`` is :data:`SOURCE`. Built as
+    :func:`rules_kb.checker.scenario.parse_scenario` would read it
+    (``rules-kb ask --scenario`` writes it as a file that reads back the
+    same); never raises."""
+    # deferred: the checker, only for a board (as in :mod:`rules_kb.ask.verify`)
+    from rules_kb.checker.effects import Affects, ContinuousEffect, Operation, Scope
+    from rules_kb.checker.scenario import Scenario
+    from rules_kb.checker.state import GameObject, GameState, Player
+
     life, poison = dict(facts.life), dict(facts.poison)
-    for name in (YOU, OPPONENT):
-        lines += ["", "[[player]]", f"name = {_toml(name)}"]
-        if name in life:
-            lines.append(f"life = {life[name]}")
-        if name in poison:
-            lines.append(f"poison = {poison[name]}")
-        if facts.empty_library == name:
-            lines.append("drew_from_empty_library = true")
-    timestamp = 0
-    effects = []
+    players = tuple(
+        Player(name, life=life.get(name, 20), poison=poison.get(name, 0),
+               drew_from_empty_library=facts.empty_library == name)
+        for name in (YOU, OPPONENT)
+    )  # fmt: skip
+    creature = frozenset({CardType.CREATURE})
+    objects: list[GameObject] = []
+
+    def add(ident: str, name: str, controller: str = YOU, **values) -> None:
+        objects.append(GameObject(ident, name, controller, controller, timestamp=len(objects) + 1, **values))
+
     names = permanent_names(facts)
-    for number, creature in enumerate(facts.creatures, start=1):
-        timestamp += 1
-        ident = f"creature-{number}"
-        lines += [
-            "", "[[permanent]]", f"id = {_toml(ident)}", f"name = {_toml(names[number - 1])}",
-            f"controller = {_toml(creature.controller)}", 'card_types = ["créature"]',
-            f"power = {creature.power}", f"toughness = {creature.toughness}",
-        ]  # fmt: skip
-        if creature.damage:
-            lines.append(f"damage = {creature.damage}")
-        if creature.counters:
-            lines.append(f"counters = {_toml(creature.counters)}")
-        lines.append(f"timestamp = {timestamp}")
-        effects += [
-            (position, ident, names[number - 1], kind, values)
-            for position, kind, *values in creature.changes
-            if kind != "counter"
-        ]
+    idents = tuple(f"creature-{number}" for number in range(1, len(facts.creatures) + 1))
+    for ident, name, told in zip(idents, names, facts.creatures):
+        add(ident, name, told.controller, card_types=creature, power=told.power, toughness=told.toughness,
+            damage=told.damage, counters=dict(told.counters))  # fmt: skip
     if facts.legends and facts.legends_ordered:
         for rank in (1, 2):
-            timestamp += 1
-            lines += [
-                "", "[[permanent]]", f'id = "legende-{rank}"', 'name = "Légende"', f"controller = {_toml(YOU)}",
-                'card_types = ["créature"]', 'supertypes = ["légendaire"]', "power = 2", "toughness = 2",
-                f"timestamp = {timestamp}",
-            ]  # fmt: skip
+            add(f"legende-{rank}", "Légende", card_types=creature, supertypes=frozenset({Supertype.LEGENDARY}),
+                power=2, toughness=2)  # fmt: skip
     if facts.token_zone:
-        timestamp += 1
-        lines += [
-            "", "[[permanent]]", 'id = "jeton"', 'name = "Jeton"', f"controller = {_toml(YOU)}",
-            'card_types = ["créature"]', "power = 1", "toughness = 1", "token = true",
-            f"zone = {_toml(facts.token_zone)}", f"timestamp = {timestamp}",
-        ]  # fmt: skip
+        add("jeton", "Jeton", card_types=creature, power=1, toughness=1, token=True, zone=_ZONES[facts.token_zone])
     if facts.attachment:
-        timestamp += 1
-        lines += [
-            "", "[[permanent]]", 'id = "creature-partie"', 'name = "Créature"', f"controller = {_toml(YOU)}",
-            'card_types = ["créature"]', "power = 2", "toughness = 2", f"zone = {_toml(facts.attachment_zone)}",
-            f"timestamp = {timestamp}",
-        ]  # fmt: skip
-        timestamp += 1
+        add("creature-partie", "Créature", card_types=creature, power=2, toughness=2,
+            zone=_ZONES[facts.attachment_zone])  # fmt: skip
+        phased = {"zone": Zone.PHASED_OUT} if facts.attachment_zone == Zone.PHASED_OUT.label else {}  # 502.15i
         if facts.attachment == "aura":
-            kind = ['card_types = ["enchantement"]', 'subtypes = ["aura"]', 'enchant = ["créature"]']
+            add("aura", "Aura", card_types=frozenset({CardType.ENCHANTMENT}), subtypes=(AURA,),
+                enchant=(CardType.CREATURE.label,), attached_to="creature-partie", **phased)  # fmt: skip
         else:
-            kind = ['card_types = ["artefact"]', 'subtypes = ["équipement"]']
-        if facts.attachment_zone == Zone.PHASED_OUT.label:
-            kind.append(f"zone = {_toml(Zone.PHASED_OUT.label)}")  # 502.15i: it phases out with its creature
-        lines += [
-            "", "[[permanent]]", f'id = "{"aura" if facts.attachment == "aura" else "equipement"}"',
-            f"name = {_toml(facts.attachment.capitalize())}", f"controller = {_toml(YOU)}", *kind,
-            'attached_to = "creature-partie"', f"timestamp = {timestamp}",
-        ]  # fmt: skip
-    for rank, (_, ident, label, kind, (power, toughness)) in enumerate(sorted(effects), start=1):
-        timestamp += 1
+            add("equipement", "Équipement", card_types=frozenset({CardType.ARTIFACT}), subtypes=(EQUIPMENT,),
+                attached_to="creature-partie", **phased)  # fmt: skip
+    told = sorted(
+        (position, ident, name, kind, values)
+        for ident, name, creature_told in zip(idents, names, facts.creatures)
+        for position, kind, *values in creature_told.changes
+        if kind != "counter"
+    )
+    effects = []
+    for rank, (_, ident, name, kind, (power, toughness)) in enumerate(told, start=1):
         if kind == "set":
-            text, operation = f"{label} devient {power}/{toughness}.", "set_power_toughness"
-        elif kind == "switch":
-            lines += [
-                "", "[[effect]]", f'id = "effet-{rank}"', f"text = {_toml(label + ' : force et endurance échangées.')}",
-                f"timestamp = {timestamp}", f"affects = [{_toml(ident)}]", "switch_power_toughness = true",
-            ]  # fmt: skip
-            continue
-        else:
             text, operation = (
-                f"{label} gagne {power:+d}/{toughness:+d} jusqu’à la fin du tour.",
-                "modify_power_toughness",
+                f"{name} devient {power}/{toughness}.",
+                (Operation.SET_POWER_TOUGHNESS, (power, toughness)),
             )
-        lines += [
-            "", "[[effect]]", f'id = "effet-{rank}"', f"text = {_toml(text)}", f"timestamp = {timestamp}",
-            f"affects = [{_toml(ident)}]", f"{operation} = [{power}, {toughness}]",
-        ]  # fmt: skip
-    return "\n".join(lines) + "\n"
+        elif kind == "switch":
+            text, operation = f"{name} : force et endurance échangées.", (Operation.SWITCH_POWER_TOUGHNESS, True)
+        else:
+            text = f"{name} gagne {power:+d}/{toughness:+d} jusqu’à la fin du tour."
+            operation = (Operation.MODIFY_POWER_TOUGHNESS, (power, toughness))
+        effects.append(ContinuousEffect(f"effet-{rank}", (operation,), Affects(Scope.OBJECTS, (ident,)), text,
+                                        timestamp=len(objects) + rank))  # fmt: skip
+    state = GameState(edition, players, tuple(objects), active_player=YOU, path=SOURCE, effects=tuple(effects))
+    return Board(Scenario(state, edition, _title(question), SOURCE), idents)

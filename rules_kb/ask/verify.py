@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from rules_kb.ask.answer import Verification
-from rules_kb.ask.facts import Facts, permanent_names, scenario_toml
+from rules_kb.ask.answer import Verdict, VerdictKind, Verification
+from rules_kb.ask.facts import Board, Facts, board, permanent_names
 from rules_kb.ask.reading import Reading
 from rules_kb.core.model import rule_node
 from rules_kb.core.text import fold_aligned
@@ -114,38 +114,42 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
     if chosen is None:
         return Verification(note=note)
     missing, undecided = missing_facts(facts, chosen)
+    verdicts = [
+        Verdict(VerdictKind.TO_BE_SPECIFIED, sentence, (number,)) for sentence, number in zip(missing, undecided)
+    ]
     if missing and not _judged(facts):
-        return Verification(missing=missing, undecided=undecided,
+        return Verification(verdicts=tuple(verdicts), undecided=undecided,
                             asked=tuple(undecided) if _asks_about(question, undecided_kinds(facts)) else ())  # fmt: skip
     # deferred: the checker, only for a board (module docstring)
     from rules_kb.checker.editions import StateBasedAction
     from rules_kb.checker.report import check_scenario, describe
-    from rules_kb.checker.scenario import ScenarioError, parse_scenario
+    from rules_kb.checker.scenario import ScenarioError, check_size
 
-    text = scenario_toml(facts, question, chosen.id)
+    built = board(facts, question, chosen.id)
     try:
-        scenario = parse_scenario(text, "question")
+        check_size(built.scenario)
     except ScenarioError as error:  # a board the checker cannot take: the rules are still answered
         return Verification(note=f"Le vérificateur n'a pas pu juger la situation décrite : {error}")
-    report = check_scenario(kb, scenario, chosen.id)
+    report = check_scenario(kb, built.scenario, chosen.id)
     resolution = report.resolution
-    outcome, applied = [], []
+    applied = []
     before = resolution.initial
     for round_ in resolution.rounds:
         for event in round_.events:
-            outcome.append(describe(event, before, ids=False))
+            verdicts.append(Verdict(VerdictKind.APPLIES, describe(event, before, ids=False), (event.rule,)))
             applied.append(event.rule)
         before = round_.state
     if facts.aura_spell_target_gone:
-        outcome.append(
+        rules = ("413.2a", "415.3")
+        verdicts.append(Verdict(VerdictKind.APPLIES, (
             "L'aura, encore un sort sur la pile, n'a plus de cible légale à sa résolution (un sort d'aura cible "
             "toujours : 415.3) : elle est contrecarrée et va au cimetière de son propriétaire, sans jamais être "
             "attachée (413.2a)."
-        )
-        applied += ["413.2a", "415.3"]
-    layered = _layer_outcome(report, facts)
+        ), rules))  # fmt: skip
+        applied += rules
+    layered = _layer_outcome(report, facts, built)
     for sentence, rules in layered:
-        outcome.append(sentence)
+        verdicts.append(Verdict(VerdictKind.APPLIES, sentence, tuple(rules)))
         applied += rules
     asking = asked_about(question)
     values_read = not UNREAD_RE.search(fold_aligned(question))
@@ -162,9 +166,12 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
         number = chosen.rule_of(action)
         if number and number not in applied:
             seen.append(number)
-            outcome.append(f"Ne s'applique pas : {action.absent} ({number}).")
+            verdicts.append(Verdict(VerdictKind.DOES_NOT_APPLY, f"Ne s'applique pas : {action.absent} ({number}).",
+                                    (number,)))  # fmt: skip
     if resolution.outcome.draw:
-        outcome.append(f"Tous les joueurs perdent en même temps : la partie est nulle ({chosen.draw_rule}).")
+        verdicts.append(Verdict(VerdictKind.APPLIES, (
+            f"Tous les joueurs perdent en même temps : la partie est nulle ({chosen.draw_rule})."
+        ), (chosen.draw_rule,)))  # fmt: skip
         applied.append(chosen.draw_rule)
         if asked:  # who wins, when every player loses at once: the draw decides it (102.4 in 2004)
             asked.insert(0, chosen.draw_rule)
@@ -172,8 +179,8 @@ def verification(kb: KnowledgeBase, question: str, facts: Facts, edition: str | 
         note = facts.incomplete[0].upper() + facts.incomplete[1:] + "."
     if missing and _asks_about(question, undecided_kinds(facts)):
         asked += undecided
-    return Verification(text, report, tuple(outcome), tuple(dict.fromkeys(applied)), tuple(seen), note,
-                        tuple(dict.fromkeys(asked)), missing, undecided)  # fmt: skip
+    return Verification(built.scenario, report, tuple(verdicts), tuple(dict.fromkeys(applied)), tuple(seen), note,
+                        tuple(dict.fromkeys(asked)), undecided)  # fmt: skip
 
 
 def undecided_kinds(facts: Facts) -> list[str]:
@@ -227,10 +234,10 @@ def verify(reading: Reading) -> None:
     cards = [named.text for named in reading.names if named.keyword is None]
     if cards and (found.applied or found.undecided):
         shown = ", ".join(f"« {card} »" for card in dict.fromkeys(cards))
-        found = found._replace(outcome=(*found.outcome, (
+        found = found._replace(verdicts=(*found.verdicts, Verdict(VerdictKind.ASSUMES, (
             f"Le texte de {shown} n'est pas dans le corpus : ce verdict suppose que "
             f"{'cette carte ne change' if len(set(cards)) == 1 else 'ces cartes ne changent'} aucune règle."
-        )))  # fmt: skip
+        ))))  # fmt: skip
     reading.verification = found
     for rank, number in enumerate(found.undecided):
         rule = kb.rule(number, reading.edition or kb.default_edition) or kb.rule(number, kb.default_edition)
@@ -245,18 +252,18 @@ def verify(reading: Reading) -> None:
             candidates.add(rule_node(rule), "checker", CHECKER_APPLIED - rank * 0.1, APPLIED_REASON)
 
 
-def _layer_outcome(report, facts: Facts) -> list[tuple[str, list[str]]]:
+def _layer_outcome(report, facts: Facts, built: Board) -> list[tuple[str, list[str]]]:
     """For each creature of the question whose values the layers decided —
     an effect setting them and another change, which do not commute, or the
     values the player asks about — a French sentence (its power and
     toughness, and what applied in which order) and the rules the layer
     steps cite (418.5, 200.10…). Changes that only add up (+1/+1 and
-    -1/-1, counters) give the same values in any order: no sentence."""
+    -1/-1, counters) give the same values in any order: no sentence.
+    ``built`` is the board checked: the id of each creature's permanent."""
     found = []
     layering = report.layering
     names = permanent_names(facts)
-    for number, creature in enumerate(facts.creatures, start=1):
-        ident = f"creature-{number}"
+    for number, (creature, ident) in enumerate(zip(facts.creatures, built.creature_ids), start=1):
         steps = [step for _, steps in layering.history(ident) for step in steps]
         ordered = len(steps) >= 2 and any(kind in ("set", "switch") for _, kind, _, _ in creature.changes)
         if not steps or not (ordered or creature.asked is not None) or ident not in layering.final:

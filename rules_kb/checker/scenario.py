@@ -1332,6 +1332,15 @@ def _refuse_counts(objects: int, effects: int, path: str) -> None:
         )
 
 
+def check_size(scenario: Scenario) -> None:
+    """Raise :class:`ScenarioError` for a scenario built in memory that
+    describes more objects than :data:`MAX_OBJECTS` or more continuous
+    effects than :data:`MAX_EFFECTS`: the bounds of a file read."""
+    state = scenario.state
+    statics = sum(len(obj.statics) for obj in state.objects)
+    _refuse_counts(len(state.objects), statics + len(state.effects), scenario.path)
+
+
 def parse_scenario(text: str, path: str = "") -> Scenario:
     """Read a scenario from its TOML ``text``; ``path`` names it in errors.
 

@@ -1,8 +1,10 @@
 """The HTML pages of ``rules-kb serve``: French, mobile-first, usable without JavaScript.
 
 Every page is built as an lxml tree from the JSON shapes of
-:mod:`rules_kb.serve.api` (those of ``--json``), so every text is escaped
-by lxml; its CSS and its one script come from ``static/`` (the
+:mod:`rules_kb.serve.api` (those of ``--json``), but the answer to a
+question, built from :func:`rules_kb.ask.ask`'s :class:`~rules_kb.ask.Answer`
+as the command line renders it (its verdicts by their kind); every text is
+escaped by lxml; its CSS and its one script come from ``static/`` (the
 Content-Security-Policy allows nothing inline and nothing from elsewhere).
 
 - ``/``: the search box (``GET /aller?q=``: :func:`destination` sends a
@@ -37,6 +39,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rules_kb import operations
+from rules_kb.ask import ask as answer_question
 from rules_kb.checker.report import examples
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.model import RecordKind, node_id
@@ -463,43 +466,45 @@ def question(request):
         return _html(root)
     try:
         params = request.query_params
-        data = api.ask(request.app.state.kb, api.parameter(params, _ASK.param("question")), api.parameter(params, _ASK.param("limit")),
-                       api.parameter(params, operations.EDITION))  # fmt: skip
+        asked = (api.parameter(params, _ASK.param("question")), api.parameter(params, _ASK.param("limit")),
+                 api.parameter(params, operations.EDITION))  # fmt: skip
+        with api.LOCK:  # one question at a time, as the API asks them
+            answer = answer_question(request.app.state.kb, asked[0], limit=asked[1], edition=asked[2])
     except RulesKbError as error:
         _error(main, error)
         return _html(root, api.status(error))
-    element(main, "p", f"« {data['question']} »", "question")
-    for note in data.get("notes", []):
+    element(main, "p", f"« {answer.question} »", "question")
+    for note in answer.notes:
         element(main, "p", note, "note")
-    if data.get("remarks"):
-        element(main, "p", "Compris : " + " ; ".join(remark["meaning"] for remark in data["remarks"]), "muted")
-    verification = data.get("verification")
-    if verification and (verification.get("outcome") or verification.get("missing")):
+    if answer.remarks:
+        element(main, "p", "Compris : " + " ; ".join(remark.meaning for remark in answer.remarks), "muted")
+    verification = answer.verification
+    if verification.verdicts:  # the facts missing first, then what applies, what does not, what it assumes
         box = element(_section(main, "Verdict du vérificateur", "verdict"), "ul")
-        for line in [*verification.get("missing", []), *verification["outcome"]]:
-            element(box, "li", line)
-        if verification.get("note"):
-            element(box, "li", verification["note"])
-    if data.get("unknown"):
+        for verdict in verification.verdicts:
+            element(box, "li", verdict.text)
+        if verification.note:
+            element(box, "li", verification.note)
+    if answer.unknown:
         element(main, "p", "Aucune règle ne correspond vraiment à la question ; voici les plus proches.", "note")
-    if data["rules"]:
+    if answer.rules:
         listing = element(_section(main, "Règles"), "ol", "", "rules")
-        for found in data["rules"]:
-            item = _rule_line(listing, found, text_key="snippet")
-            if found.get("why"):
-                element(item, "p", found["why"], "muted")
-    if data.get("glossary"):
+        for found in answer.rules:
+            item = _rule_line(listing, found._asdict(), text_key="snippet")
+            if found.why:
+                element(item, "p", found.why, "muted")
+    if answer.glossary:
         listing = element(_section(main, "Glossaire"), "ul", "", "links")
-        for term in data["glossary"]:
-            element(element(listing, "li"), "a", term, href="/definition?" + urlencode({"terme": term}))
-    if data.get("rulings"):
+        for entry in answer.glossary:
+            element(element(listing, "li"), "a", entry.term, href="/definition?" + urlencode({"terme": entry.term}))
+    if answer.rulings:
         listing = element(_section(main, "Décisions de la FAQ"), "ul", "", "links")
-        for ruling in data["rulings"]:
+        for ruling in answer.rulings:
             item = element(listing, "li")
-            card = ruling.get("card") or ""  # null for a ruling of a section of the FAQ
+            card = ruling.card  # "" for a ruling of a section of the FAQ
             if card:
                 element(item, "a", card, href=card_href(card))
-            append_text(item, (" — " if card else "") + (ruling.get("text") or ""))
+            append_text(item, (" — " if card else "") + ruling.text)
     return _html(root)
 
 
