@@ -718,10 +718,9 @@ def board(facts: Facts, question: str, edition: str) -> Board:
     token in the zone told; a creature gone to the zone told with the aura
     or equipment attached to it; then the effects told, in the question's
     order (418.5e: later timestamps). Titled with the question's first
-    line; its ``path`` is :data:`SOURCE`. Built as
-    :func:`rules_kb.checker.scenario.parse_scenario` would read it
-    (``rules-kb ask --scenario`` writes it as a file that reads back the
-    same); never raises."""
+    line; its ``path`` is :data:`SOURCE`. Built as the checker's reader
+    (:mod:`rules_kb.checker.scenario`) would read its file, which
+    ``rules-kb ask --scenario`` writes; never raises."""
     # deferred: the checker, only for a board (as in :mod:`rules_kb.ask.verify`)
     from rules_kb.checker.effects import Affects, ContinuousEffect, Operation, Scope
     from rules_kb.checker.scenario import Scenario
