@@ -168,7 +168,7 @@ def test_ask_refuses_an_oversized_question_before_reading_it(kb, monkeypatch):
         raise AssertionError("an oversized question was read")
 
     with monkeypatch.context() as patched:
-        patched.setattr(module, "query_vector", never)
+        patched.setattr(module, "normalise", never)
         patched.setattr(module, "Reading", never)
         for size in (MAX_QUESTION + 1, 1_000_000, 10_000_000):
             with pytest.raises(QueryError, match="caractères ; 2\u202f000 au plus") as caught:
