@@ -1,4 +1,4 @@
-"""The JSON shapes of every command's ``--json`` output (documented in the README).
+"""The JSON shapes of every command's ``--json`` output (documented in docs/reference/json.md).
 
 Each function turns a feature's result into plain dicts and lists, ready for
 ``json.dumps``; it computes nothing (results carry what their shapes
@@ -204,7 +204,7 @@ def scenario_text(answer: Answer) -> str:
 
 
 def answer_dict(answer: Answer, scenario: Callable[[Answer], str] = scenario_text) -> dict[str, Any]:
-    """``ask`` (see the README for the shape): the question, what was
+    """``ask`` (see docs/reference/json.md for the shape): the question, what was
     recognised, the rules with their score parts, the glossary terms, the
     FAQ rulings, and the checker's ``check --json`` document (or null);
     ``scenario`` writes the scenario file of the question."""
@@ -438,7 +438,7 @@ def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
 
 
 def check_dict(report: CheckReport) -> dict[str, Any]:
-    """``check``: the scenario's state-based effects (see the README for the shape)."""
+    """``check``: the scenario's state-based effects (see docs/reference/json.md for the shape)."""
     resolution = report.resolution
     outcome = resolution.outcome
     return {

@@ -2,8 +2,8 @@
 
 Keys are English; values accept the French terms of the rules with or
 without accents, singular or plural, and their English equivalents (see
-:mod:`rules_kb.checker.vocabulary`). The format is documented in the README
-("Scénarios") and by the bundled examples (``rules-kb check --example``).
+:mod:`rules_kb.checker.vocabulary`). The format is documented in docs/reference/scenarios.md
+and by the bundled examples (``rules-kb check --example``).
 
 Every mistake is reported in French, naming the file, the line when it can
 be found, the key and the accepted values; reading goes on to the end and
@@ -40,7 +40,7 @@ from rules_kb.core.files import STDIN
 from rules_kb.core.text import fold, shortened, spaced
 from rules_kb.core.vocabulary import NON_PERMANENT_TYPES, CardType, Zone
 
-#: The keys each table accepts, in the order the README documents them.
+#: The keys each table accepts, in the order docs/reference/scenarios.md documents them.
 TOP_KEYS = ("title", "edition", "active_player", "player", "permanent", "spell", "effect")
 PLAYER_KEYS = ("name", "life", "poison", "drew_from_empty_library")
 _OBJECT_KEYS = (
