@@ -58,3 +58,24 @@ def test_the_checker_memos_are_bounded():
         folded_set((word,))
     assert folded_word.cache_info().currsize <= bound
     assert folded_set.cache_info().currsize <= bound
+
+
+def _frames(traceback) -> int:
+    count = 0
+    while traceback is not None:
+        count, traceback = count + 1, traceback.tb_next
+    return count
+
+
+def test_a_model_that_cannot_load_keeps_nothing_of_each_question(monkeypatch):
+    """Without the model (``RULES_KB_NO_DENSE``, a model missing), each question
+    is told why; its frames (the question, its thread) are not kept on the error."""
+    from rules_kb.engines import embedding
+
+    monkeypatch.setattr(embedding, "_encoder", None)
+    monkeypatch.setattr(embedding, "_encoder_error", embedding.DenseUnavailable("modèle absent"))
+    for question in _new_words(BEYOND):
+        assert embedding.query_vector(question).result() is None
+    with pytest.raises(embedding.DenseUnavailable) as raised:
+        embedding.encoder()
+    assert _frames(raised.value.__traceback__) <= 3

@@ -108,7 +108,9 @@ def encoder() -> Encoder:
             except DenseUnavailable as error:
                 _encoder_error = error
         if _encoder_error is not None:
-            raise _encoder_error
+            # the one error, its traceback dropped: raised again as it is, it would keep the frames
+            # of every question since (their threads, their text), two more at each raise
+            raise _encoder_error.with_traceback(None)
         return _encoder
 
 
