@@ -16,11 +16,20 @@ from rules_kb.core.errors import QueryError
 from rules_kb.core.text import strip_accents
 from rules_kb.engines.analysis import MEMO_SIZE, TOKEN_PATTERN, analyze, analyze_numbers, elide, stem, stop_words, term
 from rules_kb.engines.index import FIELDS, Group, Term, check_query, read_index, uses_syntax, word_query
+from rules_kb.engines.store import DATABASE, Store
+
+
+@pytest.fixture(scope="module")
+def store(kb):
+    """The cache database of ``kb``, opened by the test (the knowledge base keeps its own to itself)."""
+    opened = Store(Path(kb.cache_dir) / DATABASE)
+    yield opened
+    opened.close()
 
 
 @pytest.fixture(scope="module")
 def search_index(kb):
-    return read_index(kb.store, kb.cache_dir)
+    return kb.index
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +108,7 @@ def test_the_analysis_memos_are_bounded():
     assert stem("blessures") == "blessur"
 
 
-def test_tables_hold_whooshs_own_scores(kb, whoosh_index, search_index):
+def test_tables_hold_whooshs_own_scores(store, whoosh_index, search_index):
     """Every posting of every term, scored by Whoosh's BM25F scorer during a query: the same floats."""
     with whoosh_index.searcher() as searcher:
         reader = searcher.reader()
@@ -114,18 +123,18 @@ def test_tables_hold_whooshs_own_scores(kb, whoosh_index, search_index):
                     matcher.next()
                 assert search_index.postings(field, term.decode("utf-8")) == (tuple(docs), tuple(scores))
                 count += 1
-        assert kb.store.connection.execute("SELECT count(*) FROM postings").fetchone()[0] == count
+        assert store.connection.execute("SELECT count(*) FROM postings").fetchone()[0] == count
         assert search_index.doc_count == reader.doc_count_all()
         for docnum, fields in enumerate(reader.all_stored_fields()):
             stored = search_index.stored(docnum)
             assert all(stored.get(name) == value for name, value in fields.items() if name != "order")
 
 
-def test_the_whoosh_index_is_written_once_and_whole(kb, search_index):
+def test_the_whoosh_index_is_written_once_and_whole(kb, store, search_index):
     """Written on first need into the cache folder, then opened from there by another reader."""
     assert (kb.cache_dir / "index").is_dir()
     assert not [path for path in kb.cache_dir.iterdir() if path.name.startswith(".index-")]
-    other = read_index(kb.store, kb.cache_dir)
+    other = read_index(store, kb.cache_dir)
     assert other.whoosh().doc_count_all() == search_index.doc_count
 
 
@@ -198,7 +207,7 @@ def test_a_query_of_words_finds_what_whoosh_finds(kb, whoosh_index, words, editi
         [Or([WhooshTerm("kind", k) for k in kinds])] if kinds else []
     )
     wanted = (parts[0] if len(parts) == 1 else And(parts)) if parts else None
-    index = read_index(kb.store, kb.cache_dir)
+    index = kb.index
     mine = index.run(query, 30, index.allowed(edition, kinds))
     with whoosh_index.searcher() as searcher:
         theirs = [(hit.docnum, hit.score) for hit in searcher.search(parsed, limit=30, filter=wanted)]
