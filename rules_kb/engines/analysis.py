@@ -113,9 +113,12 @@ def whoosh_module(name: str):
     """The Whoosh module ``name``, imported without ``urllib.request``.
 
     ``whoosh.compat``, which every Whoosh module imports, imports
-    :mod:`urllib.request` (with :mod:`http`, :mod:`email`, :mod:`ssl`:
-    35 ms, three times Python's own start) only to re-export
-    ``urlretrieve``, which rules-kb never calls. While ``whoosh.compat``
+    :mod:`urllib.request` (with :mod:`http`, :mod:`email`, :mod:`ssl`)
+    only to re-export ``urlretrieve``, which rules-kb never calls: 25 to
+    30 ms more for ``search`` and ``ask``, twice Python's own start
+    (without this stand-in, ``search`` measured 10.2 times ``python -c
+    pass``, over its budget of 10; ``ask`` 22.2 instead of 19.8, budget
+    20: issue 35, ``bench/run.py``). While ``whoosh.compat``
     is first imported, a stand-in module answers that one import; its
     ``urlretrieve`` imports and calls the real one, and the stand-in is
     removed at once, so any later ``import urllib.request`` gets the real

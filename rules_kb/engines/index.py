@@ -4,18 +4,22 @@ One document per record (:func:`index_records`), searched in the fields
 :data:`FIELDS` with BM25F as Whoosh scores it (``number`` ×8, ``title``
 ×3, ``examples`` ×0.6).
 
-Most queries are plain words, and importing Whoosh's search machinery
-costs more than a lookup's whole budget; writing a Whoosh index costs most
-of a build. So the build computes, for every term of every field, its
-postings with the score Whoosh's BM25F scorer would give each
-(:func:`compute_tables`, from the statistics Whoosh's writer keeps) and
-stores them in the cache database with every document
-(:func:`write_tables`). A query of words (:func:`word_query`: the query
-Whoosh's parser makes of it) is answered from those tables
-(:meth:`SearchIndex.run`). A query with quoted phrases, the only syntax
-of Whoosh's query language a user may type (operators and fields are
-refused: :func:`check_query`), is answered by Whoosh itself, on an index written from the same documents the
-first time one is asked (:meth:`SearchIndex.whoosh`).
+Most queries are plain words, and opening Whoosh does not fit in a
+lookup's budget: its modules, and asyncio, which its dependency
+``cached_property`` imports, add 85 ms to ``search`` and ``ask``
+(``search`` from 8.4 to 14.2 times ``python -c pass``, budget 10; ``ask``
+from 19.8 to 25.7, budget 20), and writing its index at each build 0.85 s
+(budget 3 s; measured for issue 35 with ``bench/run.py``). So the build
+computes, for every term of every field, its postings with the score
+Whoosh's BM25F scorer would give each (:func:`compute_tables`, from the
+statistics Whoosh's writer keeps) and stores them in the cache database
+with every document (:func:`write_tables`). A query of words
+(:func:`word_query`: the query Whoosh's parser makes of it) is answered
+from those tables (:meth:`SearchIndex.run`). A query with quoted phrases,
+the only syntax of Whoosh's query language a user may type (operators and
+fields are refused: :func:`check_query`), is answered by Whoosh itself, on
+an index written from the same documents the first time one is asked
+(:meth:`SearchIndex.whoosh`).
 ``tests/test_search_index.py`` checks the analysis, every posting's score
 and the hits of word queries against Whoosh.
 """

@@ -13,6 +13,11 @@ rule's profile is one document, the rule's own words and those of its
 situations (document expansion, as doc2query does with generated
 questions), analysed as the rules are
 (:func:`rules_kb.engines.analysis.analyze`) and scored with BM25.
+Not by the full-text index (:mod:`rules_kb.engines.index`, Whoosh's scores):
+a situation must be taken out of its rule's profile while a question is
+scored (``hidden``, how the fusion learns from situations asked as
+questions: ``bench/train_fusion.py``), and an index written once cannot
+take words out of a document.
 """
 
 from __future__ import annotations
