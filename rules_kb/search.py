@@ -5,7 +5,7 @@ words are matched through the French analysis (accents, elision, stemming),
 rule numbers as written (``420.5c``); a quoted phrase (``"blessures
 fatales"``) is searched as a phrase, and nothing else of Whoosh's query
 language: operators and fields are refused
-(:func:`rules_kb.engines.index.check_query`), other
+(:meth:`rules_kb.engines.index.SearchIndex.check_query`), other
 signs are read as plain words.
 Plain words are read as ``ask`` reads them: a player's word, an English
 name or a typo the concept table recognises
@@ -25,9 +25,7 @@ from typing import NamedTuple
 
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
-from rules_kb.engines.analysis import analyze
 from rules_kb.engines.concepts import ConceptKind
-from rules_kb.engines.index import alternatives_query, check_query, snippet, terms_of, uses_syntax
 from rules_kb.loader import KnowledgeBase
 
 #: Each further hit of a kind already listed counts this much less (see :func:`diversified`).
@@ -91,7 +89,7 @@ def read_query(kb: KnowledgeBase, query: str) -> tuple[list[list[str]], tuple[st
     recognition = table.recognise(query, lambda stem: index.holds("text", stem))
     names: dict[tuple[int, int], list[str]] = {}
     for concept in recognition.concepts:
-        typed = [token.term for token in analyze(concept.text)]
+        typed = [token.term for token in index.analyze(concept.text)]
         if all(index.holds("text", stem) for stem in typed) and not concept.corrected:
             continue  # the documents' own words: searched as typed ("mort", not "détruire")
         if (concept.via or concept.corrected) and concept.target.kind in _SEARCHED_AS:
@@ -163,28 +161,28 @@ def search(
     them, see :func:`resolve_kind`). Hits are best first, diversified by
     kind (:func:`diversified`). Raises :class:`QueryError` if ``query`` has
     no significant word, holds an operator or a field
-    (:func:`rules_kb.engines.index.check_query`) or names an unknown kind, and
+    (:meth:`rules_kb.engines.index.SearchIndex.check_query`) or names an unknown kind, and
     :class:`rules_kb.core.errors.UnknownEditionError`.
     """
     wanted = tuple(dict.fromkeys(resolve_kind(kind).value for kind in kinds))
     edition = kb.check_edition(edition)
     if not query.strip():
         raise QueryError("La recherche est vide : donnez un ou plusieurs mots, par exemple « blessures fatales ».")
-    check_query(query)
     index = kb.index
+    index.check_query(query)
     understood: tuple[str, ...] = ()
-    if not uses_syntax(query):
+    if not index.uses_syntax(query):
         parts, understood = read_query(kb, query)
-    if understood and (expanded := alternatives_query(parts)) is not None:
+    if understood and (expanded := index.alternatives_query(parts)) is not None:
         found = index.run(expanded, max(limit * 5, 50), index.allowed(edition, wanted))
-        terms, parsed = terms_of(expanded), str(expanded)
+        terms, parsed = index.terms_of(expanded), str(expanded)
     else:
         found, terms, parsed = index.search_text(query, max(limit * 5, 50), edition, wanted)
     files = {document.id: document.file for document in kb.documents}
     hits = []
     for hit in diversified(found, limit):
         stored = hit.stored
-        text, matches = snippet(stored, terms)
+        text, matches = index.snippet(stored, terms)
         rulings = ()
         if stored.kind == RecordKind.CARD.value:
             card = kb.record(stored.key)

@@ -34,7 +34,6 @@ from rules_kb.ask.verify import APPLIED_REASON
 from rules_kb.core.model import RecordKind, Rule, descendants, node_kind, rule_node
 from rules_kb.engines.concepts import ConceptKind, ConceptTable, Target
 from rules_kb.engines.graph import Relation
-from rules_kb.engines.index import snippet
 from rules_kb.loader import KnowledgeBase
 
 #: Share of a concept's weight its rule's subrules get.
@@ -130,7 +129,9 @@ def weigh_concepts(reading: Reading) -> None:
             for node in concept.target.nodes:
                 candidates.add(node, "concepts", NUMBER_WEIGHT, f"numéro {concept.text}")
             continue
-        specific = specificity(reading, concept_stems(concept.text) or concept_stems(concept.target.name))
+        specific = specificity(
+            reading, concept_stems(reading.index, concept.text) or concept_stems(reading.index, concept.target.name)
+        )
         span = spans.setdefault((concept.start, concept.end), {})
         label = (
             f"« {concept.text} »"
@@ -273,7 +274,7 @@ def rank(reading: Reading) -> None:
             if hit is not None
             else {"text": rule.text, "title": rule.title, "examples": "\n\n".join(rule.examples)}
         )
-        text, matches = snippet(stored, reading.terms)
+        text, matches = reading.index.snippet(stored, reading.terms)
         reasons = candidates.reasons.get(node, {})
         answers.append(
             RuleAnswer(

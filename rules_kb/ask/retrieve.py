@@ -12,9 +12,8 @@ from __future__ import annotations
 from rules_kb.ask.reading import Reading
 from rules_kb.core.model import RecordKind, node_id
 from rules_kb.core.text import fold
-from rules_kb.engines.analysis import analyze
 from rules_kb.engines.concepts import ConceptKind
-from rules_kb.engines.index import Group, Term, terms_of
+from rules_kb.engines.index import Group, SearchIndex, Term
 
 #: Weight of the documents' words searched for a concept named otherwise.
 EXPANSION_BOOST = 0.5
@@ -67,9 +66,9 @@ QUESTION_WORDS = frozenset(
 _FIELDS = {"title": 1.0, "text": 1.0, "examples": EXAMPLES_BOOST}
 
 
-def concept_stems(name: str) -> list[str]:
-    """The index terms of a concept's name, numbers aside."""
-    return [token.term for token in analyze(name) if not any(char.isdigit() for char in token.term)]
+def concept_stems(index: SearchIndex, name: str) -> list[str]:
+    """The terms of ``index`` of a concept's name, numbers aside."""
+    return [token.term for token in index.analyze(name) if not any(char.isdigit() for char in token.term)]
 
 
 def search_words(reading: Reading) -> None:
@@ -89,13 +88,13 @@ def search_words(reading: Reading) -> None:
     for concept in reading.concepts:
         if concept.target.kind in (ConceptKind.CARD, ConceptKind.NUMBER):
             continue
-        for stem in concept_stems(concept.target.name):
+        for stem in concept_stems(reading.index, concept.target.name):
             if stem not in words and stem not in expansion:
                 expansion.append(stem)
     subqueries += [Term(field, stem, EXPANSION_BOOST * boost) for stem in expansion for field, boost in _FIELDS.items()]
     reading.words, reading.expansion = words, expansion
     reading.query = Group(False, tuple(subqueries)) if subqueries else None
-    reading.terms = terms_of(reading.query)
+    reading.terms = reading.index.terms_of(reading.query)
     if reading.query is None:
         return
     index = reading.index

@@ -13,7 +13,6 @@ from rules_kb.ask.reading import Reading
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import rule_node
 from rules_kb.core.text import fold
-from rules_kb.engines.analysis import analyze, pairs
 from rules_kb.engines.concepts import Concept, ConceptKind, Target
 
 #: Rule numbers typed in a question: 420, 420.5, 420.5c.
@@ -51,7 +50,7 @@ def understand(reading: Reading) -> None:
         kept = tuple(c for c in reading.recognition.corrections if c.word not in named)
         reading.recognition = reading.recognition._replace(corrections=kept)
     reading.facts = extract_facts(question)
-    reading.pairs = pairs(question)
+    reading.pairs = reading.index.pairs(question)
     if not concepts and not reading.facts.checkable:
         if not reading.pairs and not reading.facts.read:
             raise QueryError(
@@ -69,7 +68,7 @@ def rules_vocabulary(kb) -> dict[str, str]:
     counts: dict[str, int] = {}
     stems: dict[str, str] = {}
     for rule in kb.corpus.rules:
-        for term, original in pairs(f"{rule.title}\n{rule.text}"):
+        for term, original in kb.index.pairs(f"{rule.title}\n{rule.text}"):
             word = fold(original)
             if len(word) >= 5 and word.isalpha():
                 counts[word] = counts.get(word, 0) + 1
@@ -85,7 +84,7 @@ def read_names(reading: Reading, concepts: list[Concept]) -> None:
     index = reading.index
 
     def known_word(word: str) -> bool:
-        return any(index.holds("text", token.term) for token in analyze(word))
+        return any(index.holds("text", token.term) for token in index.analyze(word))
 
     keywords = later_keywords(reading.kb.later_keywords, reading.question)
     spans = [(c.start, c.end) for c in concepts] + [(n.start, n.end) for n in keywords]

@@ -43,7 +43,7 @@ from typing import NamedTuple
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, QueryError, describe_os_error
 from rules_kb.core.model import Corpus, RecordKind, card_node, glossary_node, rule_node, ruling_nodes
-from rules_kb.engines.analysis import analyze, analyze_numbers, whoosh_module
+from rules_kb.engines.analysis import Token, analyze, analyze_numbers, pairs, whoosh_module
 from rules_kb.engines.store import Lookup, Store, seal_folder, verify_folder
 
 #: The folder of the Whoosh index in a cache folder.
@@ -456,6 +456,43 @@ class SearchIndex:
         self._connection = connection
         self._doc_count: int | None = None
         self._whoosh = None
+
+    # the index's language, for the features (which take the index from the KnowledgeBase) --------
+
+    @staticmethod
+    def analyze(text: str) -> list[Token]:
+        """The tokens of ``text`` as the index analyses it (:func:`rules_kb.engines.analysis.analyze`), stop words left out."""
+        return list(analyze(text))
+
+    @staticmethod
+    def pairs(text: str) -> list[tuple[str, str]]:
+        """``(term, original word)`` of each word of ``text`` (:func:`rules_kb.engines.analysis.pairs`)."""
+        return pairs(text)
+
+    @staticmethod
+    def uses_syntax(text: str) -> bool:
+        """:func:`uses_syntax`: whether ``text`` is written in Whoosh's query language."""
+        return uses_syntax(text)
+
+    @staticmethod
+    def check_query(text: str) -> None:
+        """:func:`check_query`: raises :class:`QueryError` (in French) for a query that cannot be run."""
+        check_query(text)
+
+    @staticmethod
+    def alternatives_query(parts: Iterable[Iterable[str]]) -> Query | None:
+        """:func:`alternatives_query`: every part required, each one of its alternatives."""
+        return alternatives_query(parts)
+
+    @staticmethod
+    def terms_of(query: Query | None) -> frozenset[str]:
+        """:func:`terms_of`: the terms a query looks for (what a snippet highlights)."""
+        return terms_of(query)
+
+    @staticmethod
+    def snippet(stored, terms: frozenset[str]) -> tuple[str, tuple[tuple[int, int], ...]]:
+        """:func:`snippet`: an excerpt of ``stored`` around ``terms`` and the ranges of the matched words."""
+        return snippet(stored, terms)
 
     @property
     def doc_count(self) -> int:
