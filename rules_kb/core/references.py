@@ -7,7 +7,9 @@ Reads the ways the documents refer to rules and terms:
 - lists: ``Voir règle 419.6e et 419.6f``, ``Voir règles 405, "Capacités
   statiques", 418, "Effets continus" et 419``;
 - ranges: ``409.1f-h``, ``règles 418.5b-418.5g``, ``409.1a à 409.1h``,
-  ``règles 306-311``;
+  ``règles 306-311``, with any dash French typography prints (``409.1f–h``,
+  ``306—311``) and a letter after *à* (``409.1a à h``);
+- letters of one rule: ``règle 420.5a, b et c``, ``419.6e et f``;
 - chapters and sections: ``la section 4``, ``Section 110 dans les règles
   complètes``;
 - glossary entries and FAQ parts: ``Voir aussi "Contrôleur" et
@@ -15,9 +17,11 @@ Reads the ways the documents refer to rules and terms:
 
 A dotted number (``420.5c``) is a reference wherever it stands; a bare
 number (``420``, ``4``) only after *règle*, *section*, *paragraphe*,
-*chapitre*, *étape* or in a list that such a word began, so that "121
-cartes" or "20 points de vie" are not references. The parser reports what is
-printed; :meth:`Reference.expand` turns a range into the rules that exist in
+*chapitre*, *étape* or in a list that such a word began, and a bare
+section (``420``) right after *voir* or *cf.*, so that "121 cartes" or "20
+points de vie" are not references. A letter read as a subrule ("à h", ", b
+et c") comes after the first letter and is no elided word ("à d'autres").
+The parser reports what is printed; :meth:`Reference.expand` turns a range into the rules that exist in
 it, and :mod:`rules_kb.graph` resolves references against an edition.
 """
 
@@ -108,23 +112,34 @@ def _word_pattern(word: str) -> str:
 
 #: A word of :data:`REFERENCE_WORDS`, as a regular expression (use with re.IGNORECASE).
 KEYWORD = "(?:" + "|".join(_word_pattern(word) for word in REFERENCE_WORDS) + ")"
+#: The dashes a range is printed with: hyphen, non-breaking hyphen, figure
+#: dash, en dash, em dash, minus sign (French typography prints ranges with an en dash).
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_DASH = re.escape(DASHES)  # inside a character class: the hyphen escaped
 #: What stands right before a number that is a reference rather than the
 #: start of a rule: a word of :data:`REFERENCE_WORDS`, "voir", a list
-#: connector, or a range dash, comma or bracket (use with re.IGNORECASE).
-REFERENCE_BEFORE = r"(?:\b(?:" + KEYWORD[3:-1] + r"|voir|et|à|ou)|[-,(–])\s*$"
+#: connector, or a range dash (:data:`DASHES`), comma or bracket (use with re.IGNORECASE).
+REFERENCE_BEFORE = r"(?:\b(?:" + KEYWORD[3:-1] + r"|voir|et|à|ou)|[,(" + _DASH + r"])\s*$"
 #: A rule number as printed; group ``n``. Also the malformed ``410.10.c``.
-_NUMBER = r"(?P<n>\d{3}(?:\.\d+(?:\.?[a-z](?![a-z]))?)?|\d(?![\d.]))"
+_NUMBER = r"(?P<n>\d{3}(?:\.\d+(?:\.?[a-z](?![a-z]))?)?|\d(?!\d|\.\d))"
 #: A quoted title after a number: "…", « … », “…”, '…" (the sources mix them).
 _TITLE = r"""(?:\s*,?\s*(?P<title>["«“'](?:[^"«»“”\n]{1,90})["»”]))"""
+#: Between the two ends of a range: a dash, or "à".
+_TO = r"(?:\s*[" + _DASH + r"]\s*|\s+à\s+)"
+#: A subrule letter standing alone: not the start of a word nor an elided one ("d'un").
+_LETTER = r"[a-z](?![\w'’/])"
 
 _TOKEN_RE = re.compile(
-    r"(?<![\w.,/{+\-])"
-    r"(?:(?P<keyword>" + KEYWORD + r")\s+(?:n°\s*)?)?" + _NUMBER + r"(?![\w/}])"
-    r"(?:(?P<dash>\s*-\s*)(?P<to_letter>[a-z])(?!\w)"
-    r"|(?P<to>\s*-\s*|\s+à\s+)(?P<m>\d{3}(?:\.\d+[a-z]?)?)(?![\w/}]))?"
+    r"(?<![\w.,/{+" + _DASH + r"])"
+    r"(?:(?P<keyword>" + KEYWORD + r")\s+(?:n°\s*)?|(?P<see>\b(?:voir|cf\.))\s+)?" + _NUMBER + r"(?![\w/}])"
+    r"(?:(?P<dash>" + _TO + r")(?P<to_letter>" + _LETTER + r")"
+    r"|(?P<to>" + _TO + r")(?P<m>\d{3}(?:\.\d+[a-z]?)?)(?![\w/}]))?"
     r"\.?(?:" + _TITLE + r")?",
     re.IGNORECASE,
 )
+
+#: One more letter of the same rule after a subrule ("420.5a, b et c", "419.6e et f").
+_NEXT_LETTER_RE = re.compile(r"(?:\s*,\s*(?:(?:et|ou)\s+)?|\s+(?:et|ou)\s+)(?P<letter>" + _LETTER + r")", re.IGNORECASE)
 
 #: What may stand between two items of one list ("et", ", ", "et la règle").
 _LIST_GAP_RE = re.compile(
@@ -155,6 +170,29 @@ def _valid(number: str) -> bool:
     return True
 
 
+def _follows(number: str, letter: str) -> bool:
+    """True when ``letter`` is a subrule letter after the last letter of the subrule ``number``."""
+    return (
+        RuleNumber.parse(number).level is Level.SUBRULE
+        and letter in SUBRULE_LETTERS
+        and SUBRULE_LETTERS.index(letter) > SUBRULE_LETTERS.index(number[-1])
+    )
+
+
+def _next_letters(text: str, position: int, first: str, references: list[Reference]) -> int:
+    """Add a reference for each further letter of ``first``'s rule printed
+    from ``position`` ("420.5a, b et c": 420.5b, 420.5c), each after the
+    one before; returns where the last one ends (``position`` if none)."""
+    number = first
+    while (match := _NEXT_LETTER_RE.match(text, position)) and _follows(number, match["letter"].lower()):
+        number = number[:-1] + match["letter"].lower()
+        references.append(
+            Reference(ReferenceKind.RULE, match["letter"], match.start("letter"), match.end(), number, number)
+        )
+        position = match.end()
+    return position
+
+
 def find_references(text: str) -> tuple[Reference, ...]:
     """Every reference in ``text``, in order.
 
@@ -164,42 +202,40 @@ def find_references(text: str) -> tuple[Reference, ...]:
     """
     references: list[Reference] = []
     previous_end = -1
+    listed_by = ""  # the reference word that began the current list ("sections 3 et 4")
     for match in _TOKEN_RE.finditer(text):
         printed = match["n"]
         bare = "." not in printed
-        keyword = match["keyword"]
+        in_list = previous_end >= 0 and _LIST_GAP_RE.match(text[previous_end : match.start()]) is not None
+        keyword = match["keyword"] or (listed_by if in_list else "")
+        listed_by = keyword.lower()
         if bare:
-            in_list = previous_end >= 0 and _LIST_GAP_RE.match(text[previous_end : match.start()]) is not None
-            if keyword is None and not in_list:
+            seen_section = match["see"] is not None and len(printed) == 3
+            if not keyword and not in_list and not seen_section:
                 continue
-            if len(printed) == 1 and not (keyword and keyword.lower().startswith(("section", "chapitre"))):
+            if len(printed) == 1 and not keyword.lower().startswith(("section", "chapitre")):
                 continue
         first, malformed = _canonical(printed)
         if not _valid(first):
             continue
         last = first
         kind = ReferenceKind.RULE
+        end = match.end("n")
         if match["to_letter"]:
             letter = match["to_letter"].lower()
-            if RuleNumber.parse(first).level is not Level.SUBRULE or letter not in SUBRULE_LETTERS:
-                continue
-            last = first[:-1] + letter
-            kind = ReferenceKind.RANGE
+            if _follows(first, letter):
+                last, kind, end = first[:-1] + letter, ReferenceKind.RANGE, match.end("to_letter")
         elif match["m"]:
             candidate = match["m"].lower()
             if _valid(candidate) and RuleNumber.parse(candidate) > RuleNumber.parse(first):
-                last, kind = candidate, ReferenceKind.RANGE
-        end = (
-            match.end("to_letter")
-            if match["to_letter"]
-            else match.end("m")
-            if kind is ReferenceKind.RANGE
-            else match.end("n")
-        )
-        start = match.start("keyword") if keyword else match.start("n")
-        title = match["title"][1:-1].strip() if match["title"] else ""
+                last, kind, end = candidate, ReferenceKind.RANGE, match.end("m")
+        start = match.start("keyword") if match["keyword"] else match.start("n")
+        misread_range = kind is ReferenceKind.RULE and (match["to_letter"] or match["m"])
+        title = match["title"][1:-1].strip() if match["title"] and not misread_range else ""
         references.append(Reference(kind, text[start:end], start, end, first, last, title, malformed))
-        previous_end = match.end("title") if match["title"] else end
+        previous_end = match.end("title") if title else end
+        if kind is ReferenceKind.RULE and not title:
+            previous_end = _next_letters(text, previous_end, first, references)
     for match in _POINTER_RE.finditer(text):
         names = match["names"]
         offset = match.start("names")
