@@ -63,6 +63,16 @@ def build_progress():
         err_console.print(Text("Index construit ; les prochaines consultations seront immédiates.", style="dim"))
 
 
+def _decimal(value: float) -> str:
+    """A score in French notation, two decimals: ``14.539`` → ``"14,54"``."""
+    return f"{value:.2f}".replace(".", ",")
+
+
+def _percent(value: float) -> str:
+    """A similarity from 0 to 1 as a French percentage: ``0.42`` → ``"42 %"``."""
+    return f"{value * 100:.0f} %"
+
+
 def _highlighted(snippet: str, matches) -> Text:
     text = Text(snippet)
     for start, end in matches:
@@ -216,7 +226,7 @@ def _links(result, only: bool) -> None:
         header = Text("  • ")
         header.append("Équivalent ", style="bold")
         header.append(link.record.number, style=_NUMBER_STYLE)
-        header.append(f" (édition {link.record.edition}, similarité {link.score:.0%})", style="dim")
+        header.append(f" (édition {link.record.edition}, similarité {_percent(link.score)})", style="dim")
         console.print(header)
         console.print(Padding(_rule_block(link.record), (0, 0, 0, 4)))
     for version in links.versions:
@@ -224,9 +234,23 @@ def _links(result, only: bool) -> None:
         if not version.rule.quoted_from:
             older, newer = newer, older
         header = Text("  • ")
+        # the figure and the words of what is shown: without subrules (--only), the rule's own text
+        if not (version.own_changed if only else version.changed):
+            header.append("Aucune différence ", style="bold")
+            header.append(f"de l'édition {older} à l'édition {newer}")
+            if only and version.changed:
+                header.append(" dans le texte de la règle")
+                header.append(
+                    f" ; ses sous-règles diffèrent (similarité {_percent(version.score)} avec elles, "
+                    "montrées sans --only)",
+                    style="dim",
+                )
+            header.append(".")
+            console.print(header)
+            continue
         header.append("Différences ", style="bold")
         header.append(f"de l'édition {older} à l'édition {newer}")
-        header.append(f" (similarité {version.score:.0%}) :", style="dim")
+        header.append(f" (similarité {_percent(version.own_score if only else version.score)}) :", style="dim")
         console.print(header)
         console.print(Padding(_diff_text(version.diff), (0, 0, 0, 4)))
         for child, diff in () if only else version.subrules:
@@ -294,7 +318,8 @@ def search(result) -> None:
         if hit.kind == "ruling":
             about, _, number = hit.id.rpartition("#")
             label, title = f"Décision {number}", f"« {about} »"
-        _ranked(rank, label, title, f"{RecordKind(hit.kind).label}{edition} — {where}, score {hit.score:.2f}", hit)
+        detail = f"{RecordKind(hit.kind).label}{edition} — {where}, score {_decimal(hit.score)}"
+        _ranked(rank, label, title, detail, hit)
         for ruling in hit.rulings:
             console.print(Padding(Text.assemble(("• ", "bold"), ruling), (0, 0, 0, 5)))
 

@@ -15,13 +15,15 @@ documents' words ("piétinement"), and :attr:`SearchResult.understood`
 says so.
 The index is :mod:`rules_kb.engines.index`'s; hits are diversified by kind so
 that a run of short rulings does not hide the section, rules and cards of
-the same subject.
+the same subject, and each hit's score is the one that ranked it (its
+BM25F score lowered by the hits of its kind before it): scores decrease
+down the list.
 """
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rules_kb.core.errors import QueryError
 from rules_kb.core.model import RecordKind
@@ -39,8 +41,10 @@ class Hit(NamedTuple):
     identifier (rule number, glossary term, card name, section title,
     ``"<card>#<n>"`` for a ruling, whose ``title`` is then its card or
     section), ``edition`` the edition of a rule or glossary entry (``""``
-    for FAQ and course records), ``score`` the BM25F score (higher is
-    better), ``snippet`` an excerpt of its text and ``matches`` the ``[start,
+    for FAQ and course records), ``score`` the score that ranked it
+    (higher is better): its BM25F score times :data:`KIND_DECAY` to the
+    number of hits of its kind ranked before it (:func:`diversified`), so
+    that the scores of a result decrease down its hits; ``snippet`` an excerpt of its text and ``matches`` the ``[start,
     end)`` character ranges of the matched words in ``snippet``;
     ``document`` and ``line`` where it was read, ``file`` that document's
     file name, and for a card its ``rulings`` (texts).
@@ -133,21 +137,21 @@ def resolve_kind(kind: str) -> RecordKind:
     return found
 
 
-def diversified(hits: list, limit: int) -> list:
+def diversified(hits: list, limit: int) -> list[tuple[Any, float]]:
     """The ``limit`` best of ``hits`` (best first, each with ``score`` and
-    ``stored.kind``), each scored ``score × KIND_DECAY ** n`` where ``n`` is
-    how many hits of its kind were already taken."""
-    taken: list = []
+    ``stored.kind``) with the score that ranked each: ``score × KIND_DECAY
+    ** n`` where ``n`` is how many hits of its kind were already taken.
+    Those scores never increase down the list (taking a hit only lowers the
+    scores of its kind)."""
+    taken: list[tuple[Any, float]] = []
     counts: dict[str, int] = {}
     remaining = list(hits)
     while remaining and len(taken) < limit:
-        best = max(
-            range(len(remaining)),
-            key=lambda i: (remaining[i].score * KIND_DECAY ** counts.get(remaining[i].stored.kind, 0), -i),
-        )
+        scores = [hit.score * KIND_DECAY ** counts.get(hit.stored.kind, 0) for hit in remaining]
+        best = max(range(len(remaining)), key=lambda i: (scores[i], -i))
         hit = remaining.pop(best)
         counts[hit.stored.kind] = counts.get(hit.stored.kind, 0) + 1
-        taken.append(hit)
+        taken.append((hit, scores[best]))
     return taken
 
 
@@ -180,7 +184,7 @@ def search(
         found, terms, parsed = index.search_text(query, max(limit * 5, 50), edition, wanted)
     files = {document.id: document.file for document in kb.documents}
     hits = []
-    for hit in diversified(found, limit):
+    for hit, score in diversified(found, limit):
         stored = hit.stored
         text, matches = index.snippet(stored, terms)
         rulings = ()
@@ -192,7 +196,7 @@ def search(
                 kind=stored.kind,
                 id=stored.id,
                 edition=stored.edition,
-                score=round(float(hit.score), 4),
+                score=round(float(score), 4),
                 title=stored.title or stored.about,
                 snippet=text,
                 matches=matches,

@@ -66,7 +66,8 @@ def lookup_dict(lookup: Lookup, only: bool = False, note: Callable[[Note], str] 
     the rule (a FAQ's revision), each a :func:`rule_dict` with
     ``"subrules"``; with the graph, a version also has ``score`` and
     ``diff`` (:func:`diff_list`, older text to newer), and each of its
-    subrules a ``diff``. ``note`` words each note.
+    subrules a ``diff``; ``score`` is the similarity of the words given:
+    with ``only`` (no subrules), the rule's own. ``note`` words each note.
     """
     data = {
         "rule": rule_dict(lookup.rule),
@@ -86,7 +87,7 @@ def lookup_dict(lookup: Lookup, only: bool = False, note: Callable[[Note], str] 
         for version in data["versions"]:
             found = diffs.get(f"{version['edition']}:{version['number']}")
             if found is not None:
-                version["score"] = found.score
+                version["score"] = found.own_score if only else found.score
                 version["diff"] = diff_list(found.diff)
                 by_number = {child.number: diff for child, diff in found.subrules}
                 for child in version["subrules"]:

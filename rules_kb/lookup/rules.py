@@ -54,12 +54,26 @@ class Version(NamedTuple):
     the same number of the rule shown (all inserted or deleted where that
     edition has no such subrule); ``score`` the similarity of all these
     words, from 0 to 1 (:func:`similarity`): a title alone says nothing of
-    how much the text under it changed."""
+    how much the text under it changed; ``own_score`` the similarity of
+    ``diff`` alone, the rule's own title and text, for a view that leaves
+    its subrules out. :attr:`changed` and :attr:`own_changed` say whether
+    the diffs hold a change at all."""
 
     rule: Rule
     diff: tuple[tuple[str, str], ...]
     score: float
     subrules: tuple[tuple[Rule, tuple[tuple[str, str], ...]], ...] = ()
+    own_score: float = 1.0
+
+    @property
+    def own_changed(self) -> bool:
+        """True when the rule's own title or text differ (words deleted or inserted in :attr:`diff`)."""
+        return any(op != "equal" for op, _ in self.diff)
+
+    @property
+    def changed(self) -> bool:
+        """True when the rule or one of its subrules differ."""
+        return self.own_changed or any(op != "equal" for _, diff in self.subrules for op, _ in diff)
 
 
 class RuleLinks(NamedTuple):
@@ -293,7 +307,8 @@ def rule_links(kb: KnowledgeBase, rule: Rule) -> RuleLinks:
             for child in (kb.rule(number, other.edition) for number in other.children)
             if child is not None
         )
-        versions.append(Version(other, diff, similarity((diff, *(part for _, part in subrules))), subrules))
+        score = similarity((diff, *(part for _, part in subrules)))
+        versions.append(Version(other, diff, score, subrules, similarity((diff,))))
     return RuleLinks(
         cites, cited_by, terms, tuple(link for link in rulings.values() if link.record is not None),
         cards, counterparts, tuple(versions),
