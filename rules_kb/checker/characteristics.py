@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from rules_kb.checker.effects import ContinuousEffect
 from rules_kb.checker.state import GameObject, power_toughness_counter
+from rules_kb.checker.subtypes import Link, existing, printed_links
 from rules_kb.core.text import fold
 from rules_kb.core.vocabulary import AURA, EQUIPMENT, LEGEND, CardType, Color, Supertype
 
@@ -42,6 +43,12 @@ class Characteristics:
     (by default its timestamp), or the timestamp of the latest effect that
     made it a copy (503.2), a legend or a world enchantment, which the
     legend and world rules compare (420.5e, 420.5i).
+
+    ``subtypes`` are the subtypes it has; ``linked_subtypes`` every subtype
+    it has been given, each with the card type it belongs to (205.3b),
+    those of a type it lost included: they do not exist while the type is
+    lost (212.1b, see :mod:`rules_kb.checker.subtypes`). Change types and
+    subtypes with :func:`retyped`, which keeps the two in step.
     """
 
     name: str
@@ -58,6 +65,7 @@ class Characteristics:
     enchant: tuple[str, ...] = ()
     applied: tuple[str, ...] = ()
     since: int = 0
+    linked_subtypes: tuple[Link, ...] = ()
 
     def is_a(self, card_type: CardType) -> bool:
         """Whether the object has this card type."""
@@ -92,6 +100,19 @@ class Characteristics:
         return Supertype.LEGENDARY in self.supertypes or self.has_subtype(LEGEND)
 
 
+def retyped(
+    seen: Characteristics,
+    card_types: frozenset[CardType] | None = None,
+    linked: tuple[Link, ...] | None = None,
+) -> Characteristics:
+    """``seen`` with new card types and/or linked subtypes (None: unchanged),
+    and the subtypes it then has: those of the types it has. Implements
+    212.1b (2004)."""
+    card_types = seen.card_types if card_types is None else frozenset(card_types)
+    linked = seen.linked_subtypes if linked is None else linked
+    return replace(seen, card_types=card_types, linked_subtypes=linked, subtypes=existing(linked, card_types))
+
+
 def counter_modifier(obj: GameObject) -> tuple[int, int]:
     """The total ``(power, toughness)`` change of an object's +X/+Y and -X/-Y
     counters. Implements 200.10 (2004)."""
@@ -112,6 +133,7 @@ def printed(obj: GameObject) -> Characteristics:
         controller=obj.controller,
         card_types=obj.card_types,
         subtypes=obj.subtypes,
+        linked_subtypes=printed_links(obj.subtypes, obj.card_types),
         supertypes=obj.supertypes,
         colors=obj.colors,
         abilities=obj.abilities,

@@ -53,7 +53,8 @@ from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 
 from rules_kb.checker import counting
-from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed
+from rules_kb.checker import subtypes as kinds
+from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed, retyped
 from rules_kb.checker.editions import EDITIONS, Edition
 from rules_kb.checker.effects import (
     MANA_VALUE,
@@ -68,7 +69,7 @@ from rules_kb.checker.effects import (
 )
 from rules_kb.checker.state import GameState, power_toughness_counter
 from rules_kb.core.text import fold
-from rules_kb.core.vocabulary import CardType, Supertype
+from rules_kb.core.vocabulary import LEGEND, CardType, Supertype
 
 #: The id of the counters' step in layer 6.
 COUNTERS = "counters"
@@ -186,6 +187,9 @@ class _Context:
     values: Mapping[str, Characteristics]
     target: str = ""
     """The id of the object being modified."""
+    given: frozenset[CardType] = frozenset()
+    """The card types the effect being applied sets or adds: the subtypes it
+    gives belong to them (205.3b, :func:`rules_kb.checker.subtypes.given_link`)."""
 
 
 def _copiable(context: _Context, object_id: str) -> Characteristics:
@@ -210,6 +214,7 @@ def copy_of(seen: Characteristics, object_id: str, context: _Context) -> Charact
         colors=model.colors,
         card_types=model.card_types,
         subtypes=model.subtypes,
+        linked_subtypes=model.linked_subtypes,
         supertypes=model.supertypes,
         abilities=model.abilities,
         statics=model.statics,
@@ -334,12 +339,14 @@ def change_text(seen: Characteristics, change: TextChange, context: _Context) ->
         enchant=tuple(replace_words(word, change, names) for word in seen.enchant),
     )
     if not change.is_color:
-        changed = replace(changed, subtypes=tuple(dict.fromkeys(_swap_in(seen.subtypes, change))))
+        old = fold(str(change.old))
+        swapped = ((change.new if fold(word) == old else word, owner) for word, owner in seen.linked_subtypes)
+        changed = retyped(changed, linked=tuple(dict.fromkeys(swapped)))
     return changed
 
 
 #: The basic land types and the mana their intrinsic ability adds (212.6d).
-BASIC_LAND_TYPES = {"plaine": "W", "île": "U", "marais": "B", "montagne": "R", "forêt": "G"}
+BASIC_LAND_TYPES = kinds.BASIC_LAND_TYPES
 
 
 def _basic_land_types(subtypes) -> list[str]:
@@ -349,7 +356,7 @@ def _basic_land_types(subtypes) -> list[str]:
 
 def _set_and_add(field: str, set_kind: Operation, add_kind: Operation, what: str) -> None:
     """Register the operations that replace and that add to a set-valued
-    characteristic (card types, supertypes, colours)."""
+    characteristic (supertypes, colours)."""
 
     def set_values(seen: Characteristics, values, context: _Context) -> Characteristics:
         return replace(seen, **{field: frozenset(values)})
@@ -364,37 +371,55 @@ def _set_and_add(field: str, set_kind: Operation, add_kind: Operation, what: str
     operation(add_kind)(add_values)
 
 
-_set_and_add("card_types", Operation.SET_CARD_TYPES, Operation.ADD_CARD_TYPES, "card types")
 _set_and_add("supertypes", Operation.SET_SUPERTYPES, Operation.ADD_SUPERTYPES, "supertypes")
 _set_and_add("colors", Operation.SET_COLORS, Operation.ADD_COLORS, "colours (none: colourless)")
 
 
-def _land_types(context: _Context) -> set[str]:
-    """The subtypes (folded) of the modified object that are land types: the
-    basic land types (212.6d), and every subtype printed on it if it was
-    printed as a land that is not a creature (205.3b, 205.3e). A subtype
-    that only an effect gave a land creature is taken for a creature type."""
-    kinds = {fold(name) for name in BASIC_LAND_TYPES}
-    obj = context.state.object(context.target)
-    if obj is not None and CardType.LAND in obj.card_types and CardType.CREATURE not in obj.card_types:
-        kinds |= {fold(subtype) for subtype in obj.subtypes}
-    return kinds
+@operation(Operation.SET_CARD_TYPES)
+def set_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
+    """Replace the card types; the subtypes of a type the object loses no
+    longer exist while it is lost (« légende » with the creature type,
+    215.2). Implements 212.1b (2004), layer 4 of 418.5a."""
+    return retyped(seen, card_types=frozenset(card_types))
+
+
+@operation(Operation.ADD_CARD_TYPES)
+def add_card_types(seen: Characteristics, card_types, context: _Context) -> Characteristics:
+    """Add card types, keeping every type and subtype (« en plus de ses autres
+    types », « est toujours un … »); the subtypes of a type the object gets
+    back exist again. Implements 212.1c and 212.1b (2004), layer 4 of 418.5a."""
+    return retyped(seen, card_types=seen.card_types | frozenset(card_types))
+
+
+def _links(subtypes, seen: Characteristics, context: _Context) -> tuple[kinds.Link, ...]:
+    """The subtypes an effect gives, each with the card type it belongs to."""
+    return tuple(kinds.given_link(word, context.given, seen.card_types) for word in dict.fromkeys(subtypes))
 
 
 @operation(Operation.SET_SUBTYPES)
 def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
-    """Replace the subtypes. A land given one or more basic land types loses
-    its old land types only — its other subtypes (a creature type) stay, as
-    do its card types and supertypes — and keeps only their mana abilities
-    of its text (and no static ability of its text). Implements 212.6e (2004)."""
-    changed = replace(seen, subtypes=tuple(dict.fromkeys(subtypes)))
+    """Replace the subtypes of the card types the new ones belong to, and
+    only those: new creature types replace the creature types and leave the
+    land types, new land types leave the creature types (212.1b, 205.3b;
+    ``[]`` removes every subtype). A land given one or more basic land types
+    also keeps only their mana abilities of its text (and no static ability
+    of its text); its card types and supertypes stay. Implements 212.1b and
+    212.6e (2004)."""
+    new = _links(subtypes, seen, context)
+    replaced = {owner for _, owner in new}
+    kept = tuple(link for link in seen.linked_subtypes if new and link[1] not in replaced)
+    changed = retyped(seen, linked=_appended_links(kept, new))
     basic = _basic_land_types(subtypes)
     if CardType.LAND in seen.card_types and basic:
-        land_types = _land_types(context)
-        kept = tuple(subtype for subtype in seen.subtypes if fold(subtype) not in land_types)
         mana = tuple(f"{{T}} : Ajoutez {{{BASIC_LAND_TYPES[name]}}} à votre réserve." for name in basic)
-        changed = replace(changed, subtypes=_appended(kept, subtypes), abilities=mana, statics=())
+        changed = replace(changed, abilities=mana, statics=())
     return changed
+
+
+def _appended_links(existing: tuple[kinds.Link, ...], new) -> tuple[kinds.Link, ...]:
+    """``existing`` then those of ``new`` it lacks (case and accents ignored)."""
+    present = {(fold(word), owner) for word, owner in existing}
+    return existing + tuple(link for link in new if (fold(link[0]), link[1]) not in present)
 
 
 def _appended(existing: tuple[str, ...], new) -> tuple[str, ...]:
@@ -411,14 +436,17 @@ def _without(existing: tuple[str, ...], gone) -> tuple[str, ...]:
 
 @operation(Operation.ADD_SUBTYPES)
 def add_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
-    """Add subtypes; a land keeps its text (212.6e). Layer 4 of 418.5a (2004)."""
-    return replace(seen, subtypes=_appended(seen.subtypes, subtypes))
+    """Add subtypes, each belonging to a card type (205.3b: one the object
+    lacks makes it no subtype it has, 212.1b); a land keeps its text
+    (212.6e). Layer 4 of 418.5a (2004)."""
+    return retyped(seen, linked=_appended_links(seen.linked_subtypes, _links(subtypes, seen, context)))
 
 
 @operation(Operation.REMOVE_SUBTYPES)
 def remove_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
-    """Remove subtypes. Layer 4 of 418.5a (2004)."""
-    return replace(seen, subtypes=_without(seen.subtypes, subtypes))
+    """Remove subtypes; the card types stay (212.1b). Layer 4 of 418.5a (2004)."""
+    folded = {fold(word) for word in subtypes}
+    return retyped(seen, linked=tuple(link for link in seen.linked_subtypes if fold(link[0]) not in folded))
 
 
 @operation(Operation.ADD_ABILITIES)
@@ -616,7 +644,13 @@ def _signature(key: tuple, instance: _Instance, layer: Layer, state: GameState, 
 def _apply(instance: _Instance, operations, state: GameState, values: Mapping[str, Characteristics]):
     """Apply ``operations`` of an effect: the new values (a new dict) and the ids modified."""
     targets = affected(instance, state, values)
-    context = _Context(state, values)
+    given = frozenset(
+        kind
+        for operation, value in operations
+        if operation in (Operation.SET_CARD_TYPES, Operation.ADD_CARD_TYPES)
+        for kind in value
+    )
+    context = _Context(state, values, given=given)
     changed = dict(values)
     for object_id in targets:
         seen = values[object_id]
@@ -662,15 +696,15 @@ def depends_on(
 #: here, a copy or a text change, may change any of them).
 _CHANGES: dict[Operation, frozenset[str]] = {
     Operation.SET_CONTROLLER: frozenset({"controller"}),
-    Operation.SET_CARD_TYPES: frozenset({"card_types"}),
-    Operation.ADD_CARD_TYPES: frozenset({"card_types"}),
+    Operation.SET_CARD_TYPES: frozenset({"card_types", "subtypes"}),
+    Operation.ADD_CARD_TYPES: frozenset({"card_types", "subtypes"}),
     Operation.SET_SUPERTYPES: frozenset({"supertypes"}),
     Operation.ADD_SUPERTYPES: frozenset({"supertypes"}),
     Operation.SET_COLORS: frozenset({"colors"}),
     Operation.ADD_COLORS: frozenset({"colors"}),
-    Operation.SET_SUBTYPES: frozenset({"subtypes", "abilities", "statics"}),
-    Operation.ADD_SUBTYPES: frozenset({"subtypes"}),
-    Operation.REMOVE_SUBTYPES: frozenset({"subtypes"}),
+    Operation.SET_SUBTYPES: frozenset({"subtypes", "linked_subtypes", "abilities", "statics"}),
+    Operation.ADD_SUBTYPES: frozenset({"subtypes", "linked_subtypes"}),
+    Operation.REMOVE_SUBTYPES: frozenset({"subtypes", "linked_subtypes"}),
     Operation.ADD_ABILITIES: frozenset({"abilities"}),
     Operation.ADD_STATICS: frozenset({"statics"}),
     Operation.REMOVE_ABILITIES: frozenset({"abilities", "statics"}),
@@ -1063,6 +1097,10 @@ class _LayerRun:
         if counted:
             reason += " ; " + counted
             rules += ("418.4a",)
+        followed, followed_rules = _subtypes_followed(ops, targets, before, self.values)
+        if followed:
+            reason += " ; " + followed
+            rules += followed_rules
         overrides = self.overrides(instance, ops, targets, before)
         if overrides:
             reason += f" ; prend le dessus sur {', '.join(overrides)}"
@@ -1110,6 +1148,69 @@ class _LayerRun:
                 else:
                     writers.append(instance.id)
         return tuple(dict.fromkeys(found))
+
+
+def _subtypes_followed(ops, targets, before, after) -> tuple[str, tuple[str, ...]]:
+    """What the subtypes of ``targets`` did because they follow their card
+    type, in French, and the rules that say so, or ``("", ())``: those of a
+    type lost no longer exist, those of a type regained exist again (212.1b;
+    « légende » is a creature type, 215.2); new subtypes of one type replace
+    that type's only and leave the others (212.1b, 205.3b; a land's land
+    types, 212.6e)."""
+    notes: list[str] = []
+    rules: list[str] = []
+    set_words = {fold(word) for op, value in ops if op is Operation.SET_SUBTYPES for word in value}
+    for object_id in targets:
+        old, new = before[object_id], after[object_id]
+        if old.linked_subtypes == new.linked_subtypes and old.card_types == new.card_types:
+            continue
+        for kind in kinds.OWNERS:
+            had, has = kind in old.card_types, kind in new.card_types
+            both = [link for link in old.linked_subtypes if link[1] is kind and link in new.linked_subtypes]
+            if had == has or not both:
+                continue
+            listed = kinds.words(both, kind)
+            if had:
+                notes.append(
+                    f"{object_id} n'est plus {kinds.WITH_ARTICLE[kind]} : ses {kinds.KIND_LABELS[kind]} ({listed}) "
+                    "n'existent plus tant qu'il ne l'est pas"
+                )
+                legend = kind is CardType.CREATURE and any(fold(word) == fold(LEGEND) for word, _ in both)
+                rules += ["212.1b", "205.3b", *(["215.2"] if legend else [])]
+            else:
+                notes.append(
+                    f"{object_id} est de nouveau {kinds.WITH_ARTICLE[kind]} : ses {kinds.KIND_LABELS[kind]} "
+                    f"({listed}) existent de nouveau"
+                )
+                rules += ["212.1b"]
+        if not set_words:
+            continue
+        replaced = [link for link in new.linked_subtypes if fold(link[0]) in set_words]
+        owners = {owner for _, owner in replaced}
+        present = {fold(word) for word in new.subtypes}
+        kept = [
+            link
+            for link in old.linked_subtypes
+            if link[1] is not None
+            and link[1] not in owners
+            and fold(link[0]) in set(map(fold, old.subtypes))
+            and fold(link[0]) in present
+        ]
+        if not replaced or not kept:
+            continue
+        ordered = [kind for kind in kinds.OWNERS if kind in owners]
+        new_kinds = " et ".join(f"{kinds.KIND_LABELS[kind]} ({kinds.words(replaced, kind)})" for kind in ordered)
+        old_kinds = " et ".join(kinds.KIND_LABELS[kind] for kind in ordered)
+        kept_kinds = " et ".join(
+            f"{kinds.KIND_LABELS[kind]} ({kinds.words(kept, kind)})"
+            for kind in kinds.OWNERS
+            if any(owner is kind for _, owner in kept)
+        )
+        notes.append(
+            f"{object_id} : les nouveaux {new_kinds} ne remplacent que ses {old_kinds} ; ses {kept_kinds} restent"
+        )
+        rules += ["212.1b", "205.3b", *(["212.6e"] if CardType.LAND in owners else [])]
+    return "; ".join(dict.fromkeys(notes)), tuple(dict.fromkeys(rules))
 
 
 def _field(seen: Characteristics, field: str):
