@@ -753,8 +753,40 @@ def _layers(report) -> None:
 
 def check_report(report) -> None:
     """``check``: starting state, each round of state-based effects with the
-    rules' texts, final state and outcome."""
+    rules' texts, what an effect that changes the rules stopped (103.1),
+    final state and outcome."""
     from rules_kb.checker.report import object_label  # deferred: the checker, for check alone
+
+    def see_also(numbers) -> None:
+        for other in numbers:
+            cited = report.texts.get(other)
+            note = Text("      voir ", style="dim")
+            note.append(other, style=_NUMBER_STYLE)
+            if cited:
+                note.append(" " + first_sentence(cited.text, 110), style="dim")
+            console.print(note)
+
+    def stopped(items, state, heading: bool = True) -> None:
+        """The events an effect that changes the rules stopped in one check, under their rule."""
+        if heading:
+            console.print(
+                Text("  Empêché par un effet qui change les règles : la carte l'emporte sur la règle (103.1)")
+            )
+        for item in items:
+            event = item.event
+            line = Text("  ")
+            line.append(event.rule, style=_NUMBER_STYLE)
+            rule = report.texts.get(event.rule)
+            line.append(" " + (rule.text if rule else ""), style="italic")
+            console.print(line)
+            who = [object_label(state, oid) for oid in event.objects] + list(event.players)
+            sources = ", ".join(object_label(state, oid) for oid in item.sources)
+            entry = Text("    • ")
+            entry.append(", ".join(who), style="bold")
+            entry.append(f" : {event.action.stopped_label}")
+            entry.append(f" — {event.reason} ; empêché par {sources} : « {item.ability} ».", style="dim")
+            console.print(entry)
+            see_also(number for number in item.rules if number != event.rule)
 
     resolution = report.resolution
     scenario = report.scenario
@@ -798,15 +830,28 @@ def check_report(report) -> None:
                 if event.action.regeneration is not None:
                     item.append(" " + event.action.regeneration_label.capitalize() + ".")
                 console.print(item)
-                for other in event.see_also:
-                    cited = report.texts.get(other)
-                    note = Text("      voir ", style="dim")
-                    note.append(other, style=_NUMBER_STYLE)
-                    if cited:
-                        note.append(" " + first_sentence(cited.text, 110), style="dim")
-                    console.print(note)
+                see_also(event.see_also)
+        if round_.stopped:
+            stopped(round_.stopped, before)
         before = round_.state
-    if resolution.rounds:
+    if resolution.last_stopped:
+        console.print(
+            Text.assemble(
+                (f"\nVérification {len(resolution.rounds) + 1}", "bold"),
+                (" — empêché par un effet qui change les règles : la carte l'emporte sur la règle (103.1)", "dim"),
+            )
+        )
+        stopped(resolution.last_stopped, before, heading=False)
+        console.print(
+            Text(
+                "\nAucun effet basé sur un état n'a lieu : un effet qui change les règles empêche ce qui précède "
+                "(103.1).",
+                style="bold" if not resolution.rounds else "dim",
+            )
+        )
+        if resolution.rounds:
+            _state_tables(resolution.final, "État final", resolution.final_layering)
+    elif resolution.rounds:
         console.print(Text("\nPlus aucun effet basé sur un état ne s'applique.", style="dim"))
         _state_tables(resolution.final, "État final", resolution.final_layering)
     else:

@@ -438,6 +438,19 @@ def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
     }
 
 
+def stopped_dict(number: int, stopped, texts: dict[str, Rule]) -> dict[str, Any]:
+    """A state-based event an effect that changes the rules stopped
+    (:class:`rules_kb.checker.state_based.Stopped`): ``{"check", "ability",
+    "by", "rules", "event"}``, ``event`` shaped as :func:`event_dict`."""
+    return {
+        "check": number,
+        "ability": stopped.ability,
+        "by": list(stopped.sources),
+        "rules": list(stopped.rules),
+        "event": event_dict(stopped.event, texts),
+    }
+
+
 def check_dict(report: CheckReport) -> dict[str, Any]:
     """``check``: the scenario's state-based effects (see docs/reference/json.md for the shape)."""
     resolution = report.resolution
@@ -451,6 +464,7 @@ def check_dict(report: CheckReport) -> dict[str, Any]:
         "rounds": [
             {"events": [event_dict(event, report.texts) for event in round_.events]} for round_ in resolution.rounds
         ],
+        "stopped": [stopped_dict(number, stopped, report.texts) for number, stopped in resolution.stopped],
         "final": game_state_dict(resolution.final, resolution.final_layering),
         "outcome": {
             "losers": list(outcome.losers),

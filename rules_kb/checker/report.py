@@ -34,7 +34,8 @@ class CheckReport:
     """A scenario checked: the scenario as read, the :class:`Resolution`
     (rounds with the characteristics of each state, final state, outcome),
     ``texts``, the corpus record of every rule cited (events, their
-    ``see_also``, layer steps, the draw rule), by number, and
+    ``see_also``, the events stopped by an effect that changes the rules
+    and 103.1, layer steps, the draw rule), by number, and
     ``switch_ruling``, the FAQ ruling the edition follows for switching
     power and toughness when a switch was applied by it."""
 
@@ -103,6 +104,7 @@ def check_scenario(kb: KnowledgeBase, scenario: Scenario, edition: str | None = 
     if steps:
         numbers.insert(0, "418.5a")
     numbers += [number for event in resolution.events for number in (event.rule, *event.see_also)]
+    numbers += [number for _, stopped in resolution.stopped for number in stopped.rules]
     if resolution.outcome.draw:
         numbers.append(chosen.draw_rule)
     texts = {}

@@ -68,6 +68,11 @@ class Action(enum.Enum):
         return _ACTION_LABELS[self]
 
     @property
+    def stopped_label(self) -> str:
+        """What the action does not do when an effect stops it, in French (``"ne perd pas la partie"``)."""
+        return _STOPPED_LABELS[self]
+
+    @property
     def regeneration_label(self) -> str:
         """What the French text says about regeneration (``""`` where it does not apply)."""
         return _REGENERATION_LABELS.get(self.regeneration, "")
@@ -81,6 +86,15 @@ _ACTION_LABELS = {
     Action.UNATTACH: "cesse d'être attaché (reste en jeu)",
     Action.REMOVE_COUNTERS: "perd des marqueurs",
     Action.REGENERATE: "régénéré au lieu d'être détruit : blessures retirées, engagé, retiré du combat",
+}
+_STOPPED_LABELS = {
+    Action.LOSE: "ne perd pas la partie",
+    Action.PUT_INTO_GRAVEYARD: "n'est pas mis au cimetière de son propriétaire",
+    Action.DESTROY: "n'est pas détruit",
+    Action.CEASE_TO_EXIST: "ne cesse pas d'exister",
+    Action.UNATTACH: "ne cesse pas d'être attaché",
+    Action.REMOVE_COUNTERS: "ne perd pas de marqueurs",
+    Action.REGENERATE: "n'est pas régénéré",
 }
 _REGENERATION_LABELS = {
     True: "la régénération peut remplacer cette destruction",
@@ -108,6 +122,32 @@ class Event:
     reason: str = ""
     see_also: tuple[str, ...] = ()
     counters: tuple[tuple[str, int], ...] = ()
+
+
+#: The rule that lets a card's text win over the rules it contradicts: every
+#: effect that changes a rule of the game stops what the rule would do.
+CARD_WINS = "103.1"
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """A state-based event an effect that changes the rules stopped: the card
+    wins over the rule it contradicts (103.1).
+
+    ``event`` is what the rule would have done (for a loss, only the players
+    it stopped it for), ``ability`` the rule-changing ability in its French
+    wording (:data:`rules_kb.checker.vocabulary.RULE_CHANGES`), ``sources``
+    the ids of the permanents that have it now. ``rules`` are the rules that
+    decide it: 103.1, then the event's rule and the rules it cites.
+    """
+
+    event: Event
+    ability: str
+    sources: tuple[str, ...]
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((CARD_WINS, self.event.rule, *self.event.see_also)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -582,10 +622,20 @@ def counters_cancel(board: Board, rule: str) -> tuple[Event, ...]:
 # -- the check ---------------------------------------------------------------
 
 
-def check(state: GameState, edition: Edition, layering: Layering | None = None) -> tuple[Event, ...]:
-    """Every event the state-based effects of ``edition`` would perform now,
-    in the order the rules list the effects (one check of 420.3), on the
-    characteristics ``layering`` computed for ``state`` (computed here if None)."""
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One check of the state-based effects (420.3): the ``events`` to perform
+    together, and those an effect that changes the rules ``stopped`` (103.1)."""
+
+    events: tuple[Event, ...]
+    stopped: tuple[Stopped, ...] = ()
+
+
+def examine(state: GameState, edition: Edition, layering: Layering | None = None) -> Check:
+    """One check of the state-based effects of ``edition``: every event they
+    would perform now, in the order the rules list the effects, on the
+    characteristics ``layering`` computed for ``state`` (computed here if
+    None), and those an effect that changes the rules stops."""
     board = Board(state, edition, (layering or compute(state, edition)).final)
     events: list[Event] = []
     for action, rule in edition.state_based_actions.items():
@@ -593,34 +643,66 @@ def check(state: GameState, edition: Edition, layering: Layering | None = None) 
     return changed_by_rules(board, events)
 
 
-def rule_changes(board: Board) -> dict[str, list[Characteristics]]:
+def check(state: GameState, edition: Edition, layering: Layering | None = None) -> tuple[Event, ...]:
+    """Every event the state-based effects of ``edition`` would perform now
+    (one check of 420.3), after the effects that change the rules; see
+    :func:`examine`, which also gives the events they stop."""
+    return examine(state, edition, layering).events
+
+
+def rule_changes(board: Board) -> dict[str, list[tuple[str, Characteristics]]]:
     """The rule-changing abilities the permanents have now (after the
-    layers), each with the permanents that have it (see
-    :data:`rules_kb.checker.vocabulary.RULE_CHANGES`)."""
-    found: dict[str, list[Characteristics]] = {}
-    for _, seen in board.permanents():
+    layers), each with the permanents that have it, as ``(id,
+    characteristics)`` pairs (see :data:`rules_kb.checker.vocabulary.RULE_CHANGES`)."""
+    found: dict[str, list[tuple[str, Characteristics]]] = {}
+    for obj, seen in board.permanents():
         for ability in seen.abilities:
             member = vocab.resolve(vocab.RULE_CHANGES, ability)
             if member is not None:
-                found.setdefault(member, []).append(seen)
+                found.setdefault(member, []).append((obj.id, seen))
     return found
 
 
-def changed_by_rules(board: Board, events: list[Event]) -> tuple[Event, ...]:
-    """``events`` as the effects that change the rules leave them: no legend
-    rule event under « la règle des légendes ne s'applique pas »; no player
-    losing who "can't lose the game" (an effect that says so wins over the
-    rule that says they lose: the card wins, 103.1, and such an effect
-    changes the rules, 418.3b); a destruction replaced by regeneration for a
-    permanent with a regeneration shield (419.6b, 2004)."""
+def _safe_players(board: Board, changes) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The ability that keeps each player from losing, by player name: for
+    « les joueurs ne peuvent pas perdre la partie » every player, for « vous
+    ne pouvez pas perdre la partie » the controller of a permanent that has
+    it; as ``(ability, source ids)``."""
+    safe: dict[str, tuple[str, tuple[str, ...]]] = {}
+    everyone = changes.get(vocab.PLAYERS_CANT_LOSE, ())
+    if everyone:
+        for player in board.state.players:
+            safe[player.name] = (vocab.PLAYERS_CANT_LOSE, tuple(oid for oid, _ in everyone))
+    for oid, seen in changes.get(vocab.YOU_CANT_LOSE, ()):
+        ability, sources = safe.get(seen.controller, (vocab.YOU_CANT_LOSE, ()))
+        safe[seen.controller] = (ability, (*sources, oid))
+    return safe
+
+
+def changed_by_rules(board: Board, events: list[Event]) -> Check:
+    """``events`` as the effects that change the rules leave them, and those
+    they stop: no legend rule event under « la règle des légendes ne
+    s'applique pas »; no player losing who "can't lose the game" (an effect
+    that says so wins over the rule that says they lose: the card wins,
+    103.1, and such an effect changes the rules, 418.3b); a destruction
+    replaced by regeneration for a permanent with a regeneration shield
+    (419.6b, 2004)."""
     changes = rule_changes(board)
-    safe = {player.name for player in board.state.players} if vocab.PLAYERS_CANT_LOSE in changes else set()
-    safe |= {seen.controller for seen in changes.get(vocab.YOU_CANT_LOSE, ())}
+    safe = _safe_players(board, changes)
     found: list[Event] = []
+    stopped: list[Stopped] = []
     for event in events:
         if event.effect is StateBasedAction.LEGEND_RULE and vocab.NO_LEGEND_RULE in changes:
+            sources = tuple(oid for oid, _ in changes[vocab.NO_LEGEND_RULE])
+            stopped.append(Stopped(event, vocab.NO_LEGEND_RULE, sources))
             continue
-        if event.action is Action.LOSE and safe & set(event.players):
+        if event.action is Action.LOSE and set(safe) & set(event.players):
+            by_ability: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+            for name in event.players:
+                if name in safe:
+                    by_ability.setdefault(safe[name], []).append(name)
+            for (ability, sources), players in by_ability.items():
+                stopped.append(Stopped(replace(event, players=tuple(players)), ability, sources))
             event = replace(event, players=tuple(name for name in event.players if name not in safe))
             if not event.players:
                 continue
@@ -634,7 +716,17 @@ def changed_by_rules(board: Board, events: list[Event]) -> tuple[Event, ...]:
                 if not event.objects:
                     continue
         found.append(event)
-    return tuple(found)
+    return Check(tuple(found), tuple(stopped))
+
+
+def checked(state: GameState) -> GameState:
+    """The state once a check has seen it: the draws from an empty library
+    it judged are behind it, since 420.5g counts only those since the last
+    check — a player an effect kept from losing then does not lose for the
+    same draw at a later check. Implements 420.5g (2004)."""
+    if not any(player.drew_from_empty_library for player in state.players):
+        return state
+    return replace(state, players=tuple(replace(player, drew_from_empty_library=False) for player in state.players))
 
 
 def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
@@ -693,11 +785,13 @@ def perform(state: GameState, events: tuple[Event, ...]) -> GameState:
 class Round:
     """One check of the state-based effects: the events performed together,
     the state after them and its characteristics (``layering``, what the
-    next check reads)."""
+    next check reads), and the events an effect that changes the rules
+    ``stopped`` in that check (103.1)."""
 
     events: tuple[Event, ...]
     state: GameState
     layering: Layering
+    stopped: tuple[Stopped, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -720,7 +814,10 @@ class Outcome:
 class Resolution:
     """The state-based effects run to the end on a state: the edition
     followed, the starting state and its continuous effects
-    (``initial_layering``), each round, the final state and the outcome."""
+    (``initial_layering``), each round, the final state and the outcome.
+    ``last_stopped`` are the events an effect that changes the rules stopped
+    in the last check, the one that performed nothing (103.1; each round
+    keeps those of its own check)."""
 
     edition: Edition
     initial: GameState
@@ -728,6 +825,7 @@ class Resolution:
     final: GameState
     outcome: Outcome
     initial_layering: Layering
+    last_stopped: tuple[Stopped, ...] = ()
 
     @property
     def final_layering(self) -> Layering:
@@ -738,6 +836,15 @@ class Resolution:
     def events(self) -> tuple[Event, ...]:
         """Every event of every round, in order."""
         return tuple(event for round_ in self.rounds for event in round_.events)
+
+    @property
+    def stopped(self) -> tuple[tuple[int, Stopped], ...]:
+        """Every event an effect that changes the rules stopped, with the
+        number of its check (from 1; the last check is ``len(rounds) + 1``
+        when it performed nothing)."""
+        found = [(number, item) for number, round_ in enumerate(self.rounds, 1) for item in round_.stopped]
+        found += [(len(self.rounds) + 1, item) for item in self.last_stopped]
+        return tuple(found)
 
 
 #: More rounds than any real board needs; reaching it means a bug, reported as such.
@@ -772,19 +879,22 @@ def outcome(state: GameState, rounds: tuple[Round, ...]) -> Outcome:
 def run(state: GameState, edition: Edition | None = None) -> Resolution:
     """Check the state-based effects of ``edition`` (default: 2004), perform
     all that apply at once, and repeat until none applies or the game is
-    over (420.3, 2004). Raises :class:`CheckerLoopError` after
+    over (420.3, 2004); a draw from an empty library counts at the first
+    check after it only (420.5g, :func:`checked`). Raises :class:`CheckerLoopError` after
     :data:`MAX_ROUNDS` rounds."""
     edition = edition or EDITIONS["2004"]
     rounds: list[Round] = []
     current = state
     initial = layering = compute(state, edition)
+    last: tuple[Stopped, ...] = ()
     for _ in range(MAX_ROUNDS):
-        events = check(current, edition, layering)
-        if not events:
+        found = examine(current, edition, layering)
+        if not found.events:
+            last = found.stopped
             break
-        current = perform(current, events)
+        current = checked(perform(current, found.events))
         layering = compute(current, edition)
-        rounds.append(Round(events, current, layering))
+        rounds.append(Round(found.events, current, layering, found.stopped))
         if outcome(state, tuple(rounds)).over or all(player.lost for player in current.players):
             break
     else:
@@ -792,5 +902,5 @@ def run(state: GameState, edition: Edition | None = None) -> Resolution:
             f"Les effets basés sur un état s'appliquent encore après {MAX_ROUNDS} vérifications : "
             "le scénario boucle. Signalez-le avec le fichier de scénario."
         )
-    found = tuple(rounds)
-    return Resolution(edition, state, found, current, outcome(state, found), initial)
+    performed = tuple(rounds)
+    return Resolution(edition, state, performed, current, outcome(state, performed), initial, last)
