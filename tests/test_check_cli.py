@@ -219,3 +219,64 @@ def test_check_of_dev_zero_stops_at_the_size_limit_with_a_french_message(run_cli
     assert result.exit_code == 1 and not result.stdout
     assert "fichier trop grand (plus de 1\u202f000\u202f000 octets)" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# -- what an effect that changes the rules stops (103.1, issue 36) --------------------------
+
+ANGEL_AT_ZERO = """
+[[player]]
+name = "Alice"
+life = 0
+
+[[player]]
+name = "Bob"
+
+[[permanent]]
+id = "ange"
+name = "Ange de platine"
+controller = "Alice"
+card_types = ["artefact", "créature"]
+power = 4
+toughness = 4
+abilities = ["Vous ne pouvez pas perdre la partie."]
+"""
+
+
+def test_check_says_which_loss_the_platinum_angel_stopped_and_why(run_cli, tmp_path):
+    """103.1 (2004): the card wins over 420.5a. Instead of « rien ne change », check shows
+    the loss it stopped, who stopped it and the rules: 103.1, 420.5a (and 102.1)."""
+    path = tmp_path / "ange.toml"
+    path.write_text(ANGEL_AT_ZERO, encoding="utf-8")
+    result = run_cli("check", str(path))
+    assert result.exit_code == 0, result.stderr
+    text = flat(result.stdout)
+    assert "rien ne change" not in text
+    assert "Vérification 1" in text and "la carte l'emporte sur la règle (103.1)" in text
+    assert "420.5a Un joueur avec 0 points de vie ou moins perd la partie." in text
+    assert "Alice : ne perd pas la partie — 0 point de vie ; empêché par Ange de platine (ange)" in text
+    assert "voir 103.1 A chaque fois que le texte d'une carte contredit ces règles" in text
+    assert "Résultat : aucun joueur ne perd la partie." in text
+
+
+def test_check_json_lists_what_rule_changing_effects_stopped(run_cli, tmp_path):
+    """``stopped`` (issue 36): each event an effect that changes the rules stopped, with its
+    check, the ability, the permanents that have it and the rules; the rules' texts are in
+    ``rules``. ``rounds`` stays empty: nothing happened."""
+    path = tmp_path / "ange.toml"
+    path.write_text(ANGEL_AT_ZERO, encoding="utf-8")
+    data = run_cli("check", str(path), "--json").json()
+    assert data["rounds"] == []
+    (stopped,) = data["stopped"]
+    assert stopped["check"] == 1 and stopped["by"] == ["ange"]
+    assert stopped["ability"] == "vous ne pouvez pas perdre la partie"
+    assert stopped["rules"] == ["103.1", "420.5a", "102.1"]
+    event = stopped["event"]
+    assert (event["rule"], event["action"], event["players"]) == ("420.5a", "lose", ["Alice"])
+    assert event["text"].startswith("Un joueur avec 0 points de vie")
+    assert {"103.1", "420.5a", "102.1"} <= {rule["number"] for rule in data["rules"]}
+
+
+def test_check_json_stopped_is_empty_when_nothing_was_stopped(run_cli, tmp_path):
+    path = tmp_path / "ours.toml"
+    path.write_text(BEAR_AND_AURA, encoding="utf-8")
+    assert run_cli("check", str(path), "--json").json()["stopped"] == []

@@ -658,3 +658,114 @@ def test_420_5e_a_permanent_made_legendary_later_is_the_newer_legend():
     text += table("effect", id="sacre", timestamp=5, affects=["b"], add_supertypes=["légendaire"])
     resolution = resolve(text)
     assert actions(resolution) == [[("420.5e", "put_into_graveyard", ("b",))]]
+
+
+# -- issue 36: subtypes follow their type, 420.5g since the last check, what rule changes stop --
+
+
+def test_215_2_a_legend_made_an_enchantment_no_longer_meets_the_legend_rule():
+    """215.2 (2004): « Légende » is a creature type, and a creature that becomes a
+    non-creature permanent loses it (212.1b). Two « Ours : légende et ours » of one name
+    meet the legend rule (420.5e); once one is an enchantment (timestamp 5, « La créature
+    ciblée devient un enchantement »), neither goes."""
+    bears = "".join(
+        creature(id_, 2, 2, name="Ours des cavernes", subtypes=["légende", "ours"], timestamp=stamp)
+        for id_, stamp in (("ours1", 1), ("ours2", 2))
+    )
+    assert actions(resolve(bears)) == [[("420.5e", "put_into_graveyard", ("ours2",))]]
+    made_enchantment = table("effect", id="sculpteur", timestamp=5, affects=["ours2"], set_card_types=["enchantement"])
+    resolution = resolve(bears + made_enchantment)
+    assert resolution.rounds == () and resolution.stopped == ()
+    assert resolution.initial_layering.final["ours2"].subtypes == ()
+
+
+def angel(**extra) -> str:
+    """Platinum Angel (« Ange de platine »), with its ability as the checker reads it (103.1)."""
+    fields = {
+        "id": "ange",
+        "name": "Ange de platine",
+        "controller": "Alice",
+        "card_types": ["artefact", "créature"],
+        "power": 4,
+        "toughness": 4,
+        "abilities": ["Vous ne pouvez pas perdre la partie."],
+    }
+    return table(**{**fields, **extra})
+
+
+def test_420_5g_a_draw_from_an_empty_library_counts_at_the_next_check_only():
+    """420.5g (2004): a player loses who « depuis la dernière fois où les effets basés sur un
+    état ont été vérifiés, aurait dû piocher plus de cartes que sa bibliothèque n'en
+    contenait ». Alice drew from an empty library while her Platinum Angel (« Vous ne pouvez
+    pas perdre la partie » — its ruling of 2009-10-01: it does not matter that « you're forced
+    to draw a card while your library is empty ») holds; in the same check the Angel, with
+    lethal damage, is destroyed (420.5c). At the next check the draw is behind her: she does
+    not lose."""
+    text = PLAYERS.replace('"Alice"', '"Alice"\ndrew_from_empty_library = true') + angel(damage=4)
+    resolution = resolve(text)
+    assert actions(resolution) == [[("420.5c", "destroy", ("ange",))]]
+    assert [(number, item.event.rule, item.event.players) for number, item in resolution.stopped] == [
+        (1, "420.5g", ("Alice",))
+    ]
+    assert resolution.outcome.losers == () and not resolution.final.player("Alice").lost
+    assert not resolution.rounds[0].state.player("Alice").drew_from_empty_library
+
+
+def test_420_5a_life_at_zero_is_a_state_it_loses_at_the_next_check_unlike_a_past_draw():
+    """420.5a (2004) looks at a state, 420.5g at draws since the last check: with 0 life and
+    a draw from an empty library under the Platinum Angel, once the Angel is destroyed Alice
+    loses by 420.5a only."""
+    text = PLAYERS.replace('"Alice"', '"Alice"\nlife = 0\ndrew_from_empty_library = true') + angel(damage=4)
+    resolution = resolve(text)
+    assert actions(resolution) == [[("420.5c", "destroy", ("ange",))], [("420.5a", "lose", ("Alice",))]]
+    assert resolution.final.player("Alice").lost_by == ("420.5a",)
+    assert [(number, item.event.rule) for number, item in resolution.stopped] == [(1, "420.5a"), (1, "420.5g")]
+
+
+def test_103_1_the_platinum_angel_stops_the_loss_at_zero_life_and_says_so():
+    """103.1 (2004): « A chaque fois que le texte d'une carte contredit ces règles, c'est la
+    carte qui prend le dessus. » Alice at 0 life controls the Platinum Angel (its ruling of
+    2009-10-01: « It doesn't matter whether you have 0 or less life »): nothing happens, and
+    the check keeps the loss it stopped, with 103.1 and 420.5a."""
+    resolution = resolve(PLAYERS.replace('"Alice"', '"Alice"\nlife = 0') + angel())
+    assert resolution.rounds == () and resolution.outcome.losers == ()
+    (stopped,) = resolution.last_stopped
+    assert (stopped.event.rule, stopped.event.action, stopped.event.players) == ("420.5a", Action.LOSE, ("Alice",))
+    assert stopped.ability == "vous ne pouvez pas perdre la partie" and stopped.sources == ("ange",)
+    assert stopped.rules == ("103.1", "420.5a", "102.1")
+    assert resolution.stopped == ((1, stopped),)
+
+
+def test_103_1_an_angel_protects_its_controller_only_and_says_whom():
+    """Platinum Angel says « vous »: its controller (Bob) does not lose at 0 life; Alice
+    does (420.5a). The stopped event names Bob only."""
+    text = PLAYERS.replace('"Alice"', '"Alice"\nlife = 0').replace('"Bob"', '"Bob"\nlife = -1')
+    resolution = resolve(text + angel().replace('controller = "Alice"', 'controller = "Bob"'))
+    assert actions(resolution) == [[("420.5a", "lose", ("Alice",))]]
+    assert [(n, s.event.players, s.sources) for n, s in resolution.stopped] == [(1, ("Bob",), ("ange",))]
+
+
+def test_103_1_mirror_gallery_stops_the_legend_rule_and_says_so():
+    """*Galerie des miroirs* (Mirror Gallery): « La règle des légendes ne s'applique pas. »
+    The card wins over 420.5e (103.1): both Dralnu stay, and the check keeps the event it
+    stopped (d2, the newer, would have gone), cited with 103.1, 420.5e and 215.1."""
+    text = legend("d1", "Dralnu, seigneur liche", 1) + legend("d2", "Dralnu, seigneur liche", 4, "Bob")
+    text += table(
+        id="galerie",
+        name="Galerie des miroirs",
+        controller="Bob",
+        card_types=["artefact"],
+        abilities=["La règle des légendes ne s'applique pas."],
+    )
+    resolution = resolve(text)
+    assert resolution.rounds == ()
+    (stopped,) = resolution.last_stopped
+    assert stopped.event.objects == ("d2",) and stopped.event.action is Action.PUT_INTO_GRAVEYARD
+    assert stopped.ability == "la règle des légendes ne s'applique pas" and stopped.sources == ("galerie",)
+    assert stopped.rules == ("103.1", "420.5e", "215.1")
+
+
+def test_103_1_the_rules_stopped_are_quoted_from_the_corpus(kb):
+    report = check_scenario(kb, parse_scenario(PLAYERS.replace('"Alice"', '"Alice"\nlife = 0') + angel()))
+    assert report.texts["103.1"].text.startswith("A chaque fois que le texte d'une carte contredit ces règles")
+    assert {"420.5a", "102.1"} <= set(report.texts)

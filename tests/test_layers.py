@@ -1101,3 +1101,149 @@ def test_the_fast_dependency_graph_equals_the_pairwise_test_on_generated_effects
         )
         text += static(id=f"e{i}", text=f"Effet {i}.", affects_all=selector, **kind)
     _graphs_agree(parse_scenario(text).state)  # every generated scenario is valid
+
+
+# -- issue 36: subtypes follow their card type (212.1b, 205.3b, 215.2) -------------------------
+
+CONSPIRACY = {
+    "id": "conspiration-type",
+    "text": "Les créatures que vous contrôlez sont du type choisi (elfe).",
+    "affects_all": {"card_types": ["créature"], "controller": "vous"},
+    "set_subtypes": ["elfe"],
+}
+ANIMATED_LANDS = {
+    "text": "Tous les terrains sont des créatures 1/1 qui sont toujours des terrains.",
+    "add_card_types": ["créature"],
+    "set_power_toughness": [1, 1],
+}
+
+
+def forest(id_: str = "foret", timestamp: int = 2) -> str:
+    return table(
+        id=id_,
+        name="Forêt",
+        controller="Alice",
+        card_types=["terrain"],
+        supertypes=["de base"],
+        subtypes=["forêt"],
+        timestamp=timestamp,
+    )
+
+
+def step_of(result, effect_id: str, layer: Layer = Layer.TYPE):
+    return next(step for step in result.layers[layer - 1].steps if step.effect == effect_id)
+
+
+def test_215_2_a_legend_creature_made_an_enchantment_loses_its_creature_types():
+    """215.2 (2004): « Si une créature avec le type de créature légende devient un permanent
+    non-créature, il perd le type de créature légende mais ne devient pas légendaire » — and
+    212.1b: « Si le type d'un objet lui est retiré, les sous-types liés à son ancien type
+    n'existent plus ». An effect like the Soul Sculptor's (« La créature ciblée devient un
+    enchantement ») leaves an « Ours : légende et ours » with no subtype; « Les ours sont
+    noirs » no longer sees it. The layer-4 step cites 212.1b, 205.3b and 215.2."""
+    text = creature("ours", 2, 2, subtypes=["légende", "ours"], timestamp=1)
+    text += enchantment("teinture", 2) + static(
+        id="ours-noirs", text="Les ours sont noirs.", affects_all={"subtypes": ["ours"]}, set_colors=["noir"]
+    )
+    text += effect("sculpteur", 3, ["ours"], set_card_types=["enchantement"])
+    result = layered(text)
+    seen = result.final["ours"]
+    assert seen.card_types == {CardType.ENCHANTMENT} and seen.subtypes == ()
+    assert not seen.is_legendary and not seen.supertypes
+    assert Color.BLACK not in seen.colors
+    step = step_of(result, "sculpteur")
+    assert {"212.1b", "205.3b", "215.2"} <= set(step.rules)
+    assert "ours n'est plus une créature : ses types de créature (légende, ours) n'existent plus" in step.reason
+
+
+def test_215_2_a_legendary_non_creature_made_a_creature_stays_legendary_without_the_type_legend():
+    """215.2 (2004): « Si un permanent non-créature légendaire devient une créature, il est
+    toujours légendaire mais n'acquiert pas le type de créature légende » (212.1d: the
+    supertype is independent of the type)."""
+    text = table(
+        id="totem", name="Totem", controller="Alice", card_types=["artefact"], supertypes=["légendaire"], timestamp=1
+    )
+    text += effect("animation", 2, ["totem"], add_card_types=["créature"], set_power_toughness=[4, 4])
+    seen = layered(text).final["totem"]
+    assert seen.is_creature and seen.is_legendary and seen.subtypes == ()
+
+
+def test_212_1b_creature_types_exist_again_while_the_creature_type_is_back():
+    """212.1b (2004): « Le sous-type disparaît aussi longtemps que le type auquel il est lié
+    est perdu. » A creature made an artifact (timestamp 2), then a creature again « en plus
+    de ses autres types » (timestamp 3, 212.1c): its creature type is back."""
+    text = creature("ours", 2, 2, subtypes=["ours"], timestamp=1)
+    text += effect("artefact", 2, ["ours"], set_card_types=["artefact"])
+    text += effect("animation", 3, ["ours"], add_card_types=["créature"])
+    result = layered(text)
+    assert result.layers[Layer.TYPE - 1].after["ours"].subtypes == ("ours",)
+    assert "ours est de nouveau une créature : ses types de créature (ours) existent de nouveau" in (
+        step_of(result, "animation").reason
+    )
+    assert "212.1b" in step_of(result, "animation").rules
+
+
+def test_212_1b_a_creature_type_effect_leaves_the_land_types_of_an_animated_forest():
+    """212.1b (2004): « si les sous-types d'un des types de l'objet changent, le nouveau
+    sous-type remplace le ou les types existants » — only those of that type (205.3b: creature
+    types and land types are distinct). The lands of 212.1c's example (« Tous les terrains
+    sont des créatures 1/1 qui sont toujours des terrains ») under Conspiracy (elfe): a forest
+    is a forest and an elf; the step cites 212.1b and 205.3b."""
+    text = enchantment("conspiration", 1) + static(**CONSPIRACY)
+    text += forest() + effect("revolte", 3, ["foret"], **ANIMATED_LANDS)
+    result = layered(text)
+    seen = result.final["foret"]
+    assert seen.subtypes == ("forêt", "elfe") and seen.card_types == {CardType.LAND, CardType.CREATURE}
+    step = step_of(result, "conspiration-type")
+    assert {"212.1b", "205.3b"} <= set(step.rules) and "212.6e" not in step.rules
+    assert "ses types de terrain (forêt) restent" in step.reason
+
+
+def test_212_6e_a_land_type_effect_leaves_the_creature_types_of_an_animated_forest():
+    """212.6e (2004): « Changer le type d'un terrain n'ajoute ni ne retire d'autres types
+    (comme le type de créature) » — the animated forest made an elf by Conspiracy, then a
+    swamp by an aura (« Le terrain enchanté est un marais », timestamp 4): a swamp and an elf,
+    with a swamp's mana ability only (212.6e); the step cites 212.1b, 205.3b and 212.6e."""
+    text = enchantment("conspiration", 1) + static(**CONSPIRACY)
+    text += forest() + effect("revolte", 3, ["foret"], **ANIMATED_LANDS)
+    text += table(
+        id="presence",
+        name="Présence maléfique",
+        controller="Alice",
+        card_types=["enchantement"],
+        subtypes=["local"],
+        enchant=["terrain"],
+        attached_to="foret",
+        timestamp=4,
+    ) + static(id="marais", text="Le terrain enchanté est un marais.", affects="enchanted", set_subtypes=["marais"])
+    result = layered(text)
+    seen = result.final["foret"]
+    assert seen.subtypes == ("elfe", "marais")
+    assert seen.abilities == ("{T} : Ajoutez {B} à votre réserve.",)
+    step = step_of(result, "marais")
+    assert {"212.1b", "205.3b", "212.6e"} <= set(step.rules)
+    assert "ses types de créature (elfe) restent" in step.reason
+
+
+def test_205_3b_subtypes_given_with_a_card_type_belong_to_it_whatever_the_order_of_the_keys():
+    """205.3b (2004): « devient une créature-artefact 2/2 assembleur » gives a creature type,
+    even when the scenario writes the subtypes before the card types; Lune de sang then
+    leaves it (212.6e)."""
+    text = table(id="usine", name="Usine de Mishra", controller="Alice", card_types=["terrain"], timestamp=1)
+    text += (
+        effect("animation", 2, ["usine"], add_subtypes=["assembleur"], add_card_types=["artefact", "créature"])
+        + enchantment("lune", 3)
+        + static(**BLOOD_MOON)
+    )
+    seen = layered(text).final["usine"]
+    assert seen.subtypes == ("assembleur", "montagne")
+    assert seen.linked_subtypes == (("assembleur", CardType.CREATURE), ("montagne", CardType.LAND))
+
+
+def test_212_1b_a_subtype_of_a_type_the_object_lacks_does_not_exist():
+    """212.1b (2004): a subtype exists with the type it belongs to. A land type given to a
+    creature that is not a land (205.3b) is no subtype it has; its creature type stays."""
+    text = creature("ours", 2, 2, subtypes=["ours"], timestamp=1)
+    text += effect("foret", 2, ["ours"], set_subtypes=["forêt"])
+    seen = layered(text).final["ours"]
+    assert seen.subtypes == ("ours",) and not seen.has_subtype("forêt")
