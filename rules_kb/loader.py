@@ -52,6 +52,7 @@ from rules_kb.engines.store import DATABASE, Store
 
 if TYPE_CHECKING:  # annotations only: each engine is imported when first opened (the properties below)
     from rules_kb.engines.concepts import ConceptTable
+    from rules_kb.engines.definitions import DefinitionTable
     from rules_kb.engines.dense import DenseIndex
     from rules_kb.engines.embedding import Embedder
     from rules_kb.engines.french import FrenchWords
@@ -417,6 +418,14 @@ class KnowledgeBase:
         from rules_kb.engines.dense import META_NAME, DenseIndex  # deferred: see "engines" above
 
         return self.cached("dense", lambda: DenseIndex(self._store.meta(META_NAME)))
+
+    @property
+    def definitions(self) -> DefinitionTable:
+        """The glossary's definitions as ``define`` compares them with a description
+        (:class:`rules_kb.engines.definitions.DefinitionTable`)."""
+        from rules_kb.engines.definitions import META_NAME, read_definitions  # deferred: see "engines" above
+
+        return self.cached("definitions", lambda: read_definitions(self._store.meta(META_NAME)))
 
     @property
     def profiles(self) -> ProfileTables:

@@ -193,20 +193,23 @@ def query_adapter() -> QueryAdapter:
 
 
 class QueryVector:
-    """A question's embedding, mapped by the :class:`QueryAdapter`, computed
-    in a thread of its own while ``ask`` reads the question (the engine
-    releases the GIL). :meth:`result` waits for it: the vector, or None with
-    :attr:`error` saying why."""
+    """A question's embedding, mapped by the :class:`QueryAdapter` (unless
+    ``mapped`` is False: the model's own vector, what ``define`` compares with
+    the glossary's sentences), computed in a thread of its own while ``ask``
+    reads the question (the engine releases the GIL). :meth:`result` waits
+    for it: the vector, or None with :attr:`error` saying why."""
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, mapped: bool = True) -> None:
         self.error = ""
         self._vector: array | None = None
+        self._mapped = mapped
         self._thread = threading.Thread(target=self._run, args=(question,), daemon=True)
         self._thread.start()
 
     def _run(self, question: str) -> None:
         try:
-            self._vector = query_adapter().apply(encoder().embed([question], query=True)[0])
+            vector = encoder().embed([question], query=True)[0]
+            self._vector = query_adapter().apply(vector) if self._mapped else vector
         except DenseUnavailable as error:
             self.error = str(error)
         except Exception as error:  # noqa: BLE001 - the model failing must never break ask
@@ -250,6 +253,12 @@ class Embedder:
     def query_vector(self, question: str) -> QueryVector:
         """:func:`query_vector`: the :class:`QueryVector` of ``question``."""
         return query_vector(question)
+
+    def description_vector(self, text: str) -> QueryVector:
+        """The model's own vector of ``text`` as an e5 query, not mapped by the
+        adapter (which is learned for players' stories against rules), started
+        now in a thread: what ``define`` compares with the glossary's sentences."""
+        return QueryVector(text, mapped=False)
 
 
 #: The one embedding engine of the process.

@@ -16,6 +16,7 @@ left in a :class:`Build` and adds its part.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from pathlib import Path
 from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.errors import IndexBuildError, describe_os_error
 from rules_kb.core.model import Corpus, Diagnostic, DocumentKind
-from rules_kb.engines import concepts, dense, index, store
+from rules_kb.engines import concepts, definitions, dense, index, store
 from rules_kb.engines.concepts import ConceptTable, build_table
 from rules_kb.engines.glossary import entry_keys
 from rules_kb.engines.graph import Graph
@@ -118,9 +119,24 @@ def write_store(build: Build) -> None:
     store.seal(build.folder / store.DATABASE)
 
 
+def describe_glossary(build: Build) -> None:
+    """The glossary's definitions as ``define`` compares them with a description
+    (:mod:`rules_kb.engines.definitions`): added to the written database, sealed again."""
+    build.progress("Définitions du glossaire", 0, 1)
+    path = build.folder / store.DATABASE
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA journal_mode = OFF")
+        definitions.write_definitions(connection, definitions.definition_data(build.corpus.glossary, build.progress))
+        connection.commit()
+    finally:
+        connection.close()
+    store.seal(path)
+
+
 #: The build steps, in order.
 STEPS: tuple[Callable[[Build], None], ...] = (
-    index_documents, link_records, read_concepts, index_situations, embed_records, write_store,
+    index_documents, link_records, read_concepts, index_situations, embed_records, write_store, describe_glossary,
 )  # fmt: skip
 
 
