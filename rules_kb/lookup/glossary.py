@@ -8,15 +8,25 @@ winning (a fuzzy match never outranks a lexicon or a word match):
 2. ``lexicon``: the players' words ``ask`` understands, the forms of the
    lexicon (:mod:`rules_kb.engines.lexicon`) whose target is a glossary
    entry: "trample" → *Piétinement*, "untap" → *Dégager*, "first strike"
-   → *Initiative*;
+   → *Initiative* — as written, or as ``ask``'s concept table reads the
+   whole query (``kb.concepts``: stems, typos of a form's words);
 3. ``words``: the words of headwords and forms, in any order, small words
    optional, a word typed shortened standing for the word it starts
    ("capa activee" → *Capacité activée*, "prevention effet" → *Effet de
    prévention*, "taille max main" → *Taille maximale de la main*);
 4. ``approx``: the closest headword within a typing error or two
    (:data:`THRESHOLD`: "pietinemnt" → *Piétinement*), unless the query is real French words ("phrase" is
-   no typo of *Phase*); a weaker likeness, or one to real words, is only
-   offered, as "vouliez-vous dire", in the :class:`UnknownTermError`.
+   no typo of *Phase*); a weaker likeness (down to :data:`SUGGESTED`), or
+   one to real words, is only offered, as "vouliez-vous dire", in the
+   :class:`UnknownTermError`;
+5. ``description``: a phrase that describes an entry in other words
+   ("créature qu'on ne peut pas bloquer" → *Imblocable*, "la pile vidée dans
+   l'ordre inverse" → *LIFO*) is compared with every definition
+   (:func:`describe`: the words of the definitions, through the search
+   index's analysis, and their meaning, through the embedding model) and
+   answered when one entry leads the next by :data:`MARGIN`; otherwise the
+   entries it fits are offered, and only those sharing a word with it
+   (``define xyzzy`` offers nothing).
 
 Pointer entries ("APNAP — Voir Règle du joueur actif, joueur inactif") are
 followed. :attr:`Definition.understood` says how the query was read.
@@ -24,8 +34,10 @@ followed. :attr:`Definition.understood` says how the query was read.
 
 from __future__ import annotations
 
+import math
 import re
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
 from rules_kb.core.model import Document, GlossaryEntry, Rule
@@ -34,13 +46,19 @@ from rules_kb.engines.glossary import GlossaryIndex
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import Link, term_users
 
+if TYPE_CHECKING:  # annotations only: the engine is opened by the KnowledgeBase (kb.definitions)
+    from rules_kb.engines.definitions import DefinitionTable
+
 #: Lowest similarity (0–100) for an approximate match that is answered: one
 #: typing error in a word of nine letters ("contrecarer"); below it, down to
 #: :data:`SUGGESTED`, the entries are only suggested ("haste" is 80 % like
 #: "Phase", and no typo of it).
 THRESHOLD = 85.0
-#: Lowest similarity (0–100) of a suggested entry.
-SUGGESTED = 50.0
+#: Lowest similarity (0–100) of a suggested entry: three random French
+#: words in four are less like their closest headword (the 75th percentile
+#: of 2 000 draws of one or two words of ``kb.french_words``: 63.2; the median, 57,
+#: let "xyzzy" offer *Y, Z* at 50). ``bench/define_descriptions.py`` measures it.
+SUGGESTED = 63.0
 #: Words a query may leave out or add: the articles and prepositions of headwords
 #: ("Etape de dégagement" is typed "etape degagement").
 SMALL_WORDS = frozenset(
@@ -73,6 +91,34 @@ COVERAGE = 0.5
 #: Weight of a match on some words of a longer headword ("tampon" in "Tampon horaire").
 _PART_WEIGHT = 0.9
 _MAX_ALTERNATIVES = 8
+#: How many entries an unknown term offers at most.
+_MAX_SUGGESTED = 5
+
+# The description's signals (:func:`describe`) and when it is answered, chosen
+# by bench/define_descriptions.py, never for one description: the weights by
+# the first answer's accuracy over 73 development descriptions written for it
+# (bench/descriptions.tsv; 53 right first, 64 among the first three), the
+# margin on the glossary itself (each definition's sentences, its headword's
+# words removed, taken as descriptions).
+
+#: Weight of the meaning: the e5 cosine of the description with the closest
+#: sentence of the entry's definition, as a z-score over the entries (the
+#: words, the BM25 of the definition over the best entry's, weigh 1). Right
+#: first, with :data:`NAMED_WEIGHT`: 0 (the words alone) 35, 0.1: 44, 0.2: 51, 0.3: 53, 0.5: 48.
+MEANING_WEIGHT = 0.3
+#: Weight of an entry one of whose names is wholly among the description's
+#: words, which has more: a word the description uses, not what it describes
+#: ("une créature qui ne peut pas attaquer…" names *Créature*). Right first,
+#: with :data:`MEANING_WEIGHT`: 0: 46, −0.5: 53, −1: 49.
+NAMED_WEIGHT = -0.5
+#: How far the best entry must lead the next for a description to be answered
+#: rather than offered: on the glossary's own sentences, 99.3 % of the
+#: answers leading by 0.3 or more are right (0.1: 95.8 %, 0.2: 98.3 %); on the
+#: development descriptions, 91 %.
+MARGIN = 0.3
+#: Fewest significant words of a description: one word is a term (a typo, a
+#: real word such as "phrase"), never compared with the definitions.
+DESCRIPTION_WORDS = 2
 
 
 class Definition(NamedTuple):
@@ -82,9 +128,10 @@ class Definition(NamedTuple):
     on its headword or a form, ``"lexicon"`` through the players' words,
     ``"later"`` the nearest notion of a keyword of later rules,
     ``"words"`` on the words of its headword, ``"approx"`` by likeness, a
-    typo; see the module docstring) and ``score`` its
+    typo, ``"description"`` by its definition; see the module docstring) and ``score`` its
     similarity, 0–100 (100 for ``exact`` and ``lexicon``; for ``words``
-    the share of the headword's words the query covers); ``understood`` how the query was
+    the share of the headword's words the query covers; for ``description``
+    the share of the description's words its definition holds); ``understood`` how the query was
     read, in French (``"trample → Piétinement"``; ``""`` for an exact match). ``followed`` are the entries its "Voir"
     pointers lead to, in order (a pointer entry's target first, then its
     own target…); ``cited_rules`` the rules it cites that exist in its
@@ -127,6 +174,8 @@ def scores(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
             best[position] = score
     return sorted(((score, position) for position, score in best.items()), key=lambda item: (-item[0], item[1]))
 
+
+_DIGIT_RE = re.compile(r"\d")
 
 #: What splits a name's key (:func:`rules_kb.core.text.term_key`) into words: its hyphens and apostrophes too.
 _KEY_SPLIT_RE = re.compile(r"[\s'’-]+")
@@ -200,12 +249,121 @@ def _understood(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | No
     return None
 
 
+def _recognised(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | None:
+    """The entry the concept table of ``ask`` and ``search`` (``kb.concepts``)
+    reads the whole of ``query`` as through the players' lexicon, matched as
+    they match it (stems, stop words between the words, a typo of a form's
+    word), and how; else None: what :func:`_understood`'s exact forms miss."""
+    index = kb.index
+    recognition = kb.concepts.recognise(query, lambda stem: index.holds("text", stem))
+    words = [(token.start, token.end) for token in index.analyze(query)]
+    for concept in recognition.concepts:
+        if not concept.via or not words:
+            continue
+        if all(concept.start <= start and end <= concept.end for start, end in words):
+            entry = kb.glossary.find(concept.target.name)
+            if entry is not None:
+                return entry, f"{query.strip()} → {entry.term}"
+    return None
+
+
 def _real_words(kb: KnowledgeBase, query: str) -> bool:
     """Whether every word of ``query`` is a real French word
     (``kb.french_words``): no typo to correct, so a
     headword merely like it ("phrase" and *Phase*) is only suggested."""
     words = re.findall(r"[^\W\d_]+", query)
     return bool(words) and all(word in kb.french_words for word in words)
+
+
+class Described(NamedTuple):
+    """An entry a description fits (:func:`describe`): its ``position`` in the
+    glossary, its ``score`` (the signals' weighted sum) and ``share``, the
+    share of the description's words its definition, examples or names hold (0–1)."""
+
+    position: int
+    score: float
+    share: float
+
+
+def description_parts(
+    definitions: DefinitionTable, wanted: list[str], vector: Sequence[float] | None
+) -> tuple[list[float], list[float], list[float]]:
+    """The signals of every entry for a description of terms ``wanted`` (the
+    index's analysis) and e5 vector ``vector`` (None without the model):
+    ``(words, named, meaning)`` — the BM25 of its definition over the best
+    entry's; 1 when one of its names is wholly among ``wanted`` and shorter;
+    the cosine of ``vector`` with its closest sentence as a z-score over the
+    entries that have one (0 for the others, and for all without a vector)."""
+    return (*_word_parts(definitions, wanted), _meaning_part(definitions, vector))
+
+
+def _word_parts(definitions: DefinitionTable, wanted: list[str]) -> tuple[list[float], list[float]]:
+    """The ``words`` and ``named`` signals of :func:`description_parts`."""
+    words = definitions.words(wanted)
+    top = max(words, default=0.0) or 1.0
+    given = set(wanted)
+    named = [
+        1.0 if any(set(name) <= given and len(name) < len(given) for name in names) else 0.0
+        for names in definitions.names
+    ]
+    return [value / top for value in words], named
+
+
+def _meaning_part(definitions: DefinitionTable, vector: Sequence[float] | None) -> list[float]:
+    """The ``meaning`` signal of :func:`description_parts`."""
+    if vector is None:
+        return [0.0] * definitions.size
+    cosines = definitions.closeness(vector)
+    known = [value for value in cosines if value is not None]
+    if not known:
+        return [0.0] * definitions.size
+    mean = sum(known) / len(known)
+    spread = math.sqrt(sum((value - mean) ** 2 for value in known) / len(known)) or 1.0
+    return [0.0 if value is None else (value - mean) / spread for value in cosines]
+
+
+def describe(
+    kb: KnowledgeBase, query: str, weights: tuple[float, float] = (NAMED_WEIGHT, MEANING_WEIGHT)
+) -> list[Described]:
+    """The entries ``query`` may describe, best first: those whose definition,
+    examples or names share one of its significant words (the search
+    index's analysis, ``kb.index.analyze``), scored by the words of their
+    definition plus ``weights`` (named, meaning) times the other signals of
+    :func:`description_parts`; the meaning is the embedding model's
+    (``kb.embedder``), started first and waited for after the words are
+    scored. Empty for a query of fewer than :data:`DESCRIPTION_WORDS` words."""
+    wanted = list(dict.fromkeys(token.term for token in kb.index.analyze(query) if not _DIGIT_RE.search(token.term)))
+    if len(wanted) < DESCRIPTION_WORDS:
+        return []
+    definitions = kb.definitions
+    holding = [definitions.holding((term,)) for term in wanted]
+    sharing = set().union(*holding)
+    if not sharing:
+        return []
+    pending = kb.embedder.description_vector(query) if definitions.has_vectors else None
+    held = {position: sum(position in found for found in holding) for position in sharing}
+    words, named = _word_parts(definitions, wanted)  # while the model embeds the description
+    meaning = _meaning_part(definitions, pending.result() if pending is not None else None)
+    named_weight, meaning_weight = weights
+    found = [
+        Described(p, words[p] + named_weight * named[p] + meaning_weight * meaning[p], held[p] / len(wanted))
+        for p in sharing
+    ]
+    return sorted(found, key=lambda item: (-item.score, item.position))
+
+
+def _mistyped(kb: KnowledgeBase, query: str) -> bool:
+    """Whether a word of ``query`` is neither a word of the corpus (the search
+    index holds its term in no field) nor a real French word
+    (``kb.french_words``): a typo, which a description is not answered through
+    ("bloqueurz multiples" is no description of *Evénement*, whose definition says "multiples")."""
+    index = kb.index
+    return any(
+        not any(index.holds(field, term) for field in ("title", "text", "examples"))
+        and fold(word) not in kb.french_words
+        for term, word in index.pairs(query)
+        if not _DIGIT_RE.search(term)
+    )
 
 
 def define(kb: KnowledgeBase, query: str) -> Definition:
@@ -238,19 +396,27 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
             raise LaterKeywordError(query.strip(), later.meaning)
         best, match, score = nearest[0], "later", 100.0
         understood = f"{query.strip()} : {later.meaning}"
-    elif (read := _understood(kb, query)) is not None:
+    elif (read := _understood(kb, query) or _recognised(kb, query)) is not None:
         (best, understood), match, score = read, "lexicon", 100.0
     elif by_words := word_matches(glossary, query):
         top_score, top = by_words[0]
         best, match, score = glossary.entries[top], "words", round(top_score, 1)
         understood = f"{query.strip()} → {best.term}"
-    else:
-        top_score, top = ranked[0] if ranked else (0.0, -1)
-        if top_score < THRESHOLD or _real_words(kb, query):
-            close = tuple(glossary.entries[position].term for score, position in ranked[:5] if score >= SUGGESTED)
-            raise UnknownTermError(query.strip(), close)
+    elif ranked and ranked[0][0] >= THRESHOLD and not _real_words(kb, query):
+        top_score, top = ranked[0]
         best, match, score = glossary.entries[top], "approx", round(top_score, 1)
         understood = f"{query.strip()} → {best.term} (faute de frappe ? similarité {score:.0f} %)"
+    else:
+        described = describe(kb, query)
+        leads = len(described) == 1 or (len(described) > 1 and described[0].score - described[1].score >= MARGIN)
+        if not described or not leads or _mistyped(kb, query):
+            offered = [item.position for item in described] + [p for s, p in ranked if s >= SUGGESTED]
+            close = tuple(dict.fromkeys(glossary.entries[position].term for position in offered))
+            raise UnknownTermError(query.strip(), close[:_MAX_SUGGESTED])
+        best, match = glossary.entries[described[0].position], "description"
+        score = round(100 * described[0].share, 1)
+        understood = f"{query.strip()} → {best.term} (d'après les définitions)"
+        by_words = [(item.score, item.position) for item in described[1:]]
     others = [position for _, position in by_words] + [
         position for entry_score, position in ranked if entry_score >= THRESHOLD
     ]
