@@ -10,23 +10,12 @@ keep their printed values, plus their +X/+Y counters (200.10).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from rules_kb.checker.effects import ContinuousEffect
 from rules_kb.checker.state import GameObject, power_toughness_counter
-from rules_kb.checker.subtypes import Link, existing, printed_links
+from rules_kb.checker.subtypes import Link, existing, folded_set, folded_word, printed_links
 from rules_kb.core.text import fold
 from rules_kb.core.vocabulary import AURA, EQUIPMENT, LEGEND, CardType, Color, Supertype
-
-#: :func:`fold` of one word, remembered: the layers ask the same few subtypes
-#: again for every pair of effects (418.5c), a chain of 80 some 7 million times.
-folded_word = lru_cache(maxsize=4096)(fold)
-
-
-@lru_cache(maxsize=4096)
-def folded_set(words: tuple[str, ...]) -> frozenset[str]:
-    """The set of :func:`fold` of ``words`` (an object's subtypes), remembered."""
-    return frozenset(map(folded_word, words))
 
 
 @dataclass(frozen=True, slots=True)

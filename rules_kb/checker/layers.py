@@ -393,7 +393,7 @@ def add_card_types(seen: Characteristics, card_types, context: _Context) -> Char
 
 def _links(subtypes, seen: Characteristics, context: _Context) -> tuple[kinds.Link, ...]:
     """The subtypes an effect gives, each with the card type it belongs to."""
-    return tuple(kinds.given_link(word, context.given, seen.card_types) for word in dict.fromkeys(subtypes))
+    return kinds.given_links(tuple(subtypes), context.given, seen.card_types)
 
 
 @operation(Operation.SET_SUBTYPES)
@@ -416,10 +416,22 @@ def set_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characte
     return changed
 
 
-def _appended_links(existing: tuple[kinds.Link, ...], new) -> tuple[kinds.Link, ...]:
-    """``existing`` then those of ``new`` it lacks (case and accents ignored)."""
-    present = {(fold(word), owner) for word, owner in existing}
-    return existing + tuple(link for link in new if (fold(link[0]), link[1]) not in present)
+def _appended_links(existing: tuple[kinds.Link, ...], new, shown: tuple[str, ...] = ()) -> tuple[kinds.Link, ...]:
+    """``existing`` then those of ``new`` it lacks (case and accents ignored);
+    ``shown``: the subtypes ``existing`` gives, when known (the words of
+    ``existing`` when they are as many)."""
+    if not new:
+        return existing
+    words = kinds.folded_set(shown if len(shown) == len(existing) else tuple(word for word, _ in existing))
+    added = tuple(
+        link
+        for link in new
+        if kinds.folded_word(link[0]) not in words
+        or not any(
+            owner is link[1] and kinds.folded_word(word) == kinds.folded_word(link[0]) for word, owner in existing
+        )
+    )
+    return existing + added if added else existing
 
 
 def _appended(existing: tuple[str, ...], new) -> tuple[str, ...]:
@@ -439,14 +451,28 @@ def add_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characte
     """Add subtypes, each belonging to a card type (205.3b: one the object
     lacks makes it no subtype it has, 212.1b); a land keeps its text
     (212.6e). Layer 4 of 418.5a (2004)."""
-    return retyped(seen, linked=_appended_links(seen.linked_subtypes, _links(subtypes, seen, context)))
+    linked = seen.linked_subtypes
+    added = _appended_links(linked, _links(subtypes, seen, context), seen.subtypes)
+    if added is linked:
+        return seen
+    has, shown = kinds.identities(seen.card_types), kinds.folded_set(seen.subtypes)
+    new = tuple(
+        dict.fromkeys(
+            word
+            for word, owner in added[len(linked) :]
+            if (owner is None or id(owner) in has) and kinds.folded_word(word) not in shown
+        )
+    )
+    return replace(seen, linked_subtypes=added, subtypes=seen.subtypes + new)
 
 
 @operation(Operation.REMOVE_SUBTYPES)
 def remove_subtypes(seen: Characteristics, subtypes, context: _Context) -> Characteristics:
     """Remove subtypes; the card types stay (212.1b). Layer 4 of 418.5a (2004)."""
-    folded = {fold(word) for word in subtypes}
-    return retyped(seen, linked=tuple(link for link in seen.linked_subtypes if fold(link[0]) not in folded))
+    folded = kinds.folded_set(tuple(subtypes))
+    return retyped(
+        seen, linked=tuple(link for link in seen.linked_subtypes if kinds.folded_word(link[0]) not in folded)
+    )
 
 
 @operation(Operation.ADD_ABILITIES)
@@ -1162,12 +1188,14 @@ def _subtypes_followed(ops, targets, before, after) -> tuple[str, tuple[str, ...
     set_words = {fold(word) for op, value in ops if op is Operation.SET_SUBTYPES for word in value}
     for object_id in targets:
         old, new = before[object_id], after[object_id]
-        if old.linked_subtypes == new.linked_subtypes and old.card_types == new.card_types:
+        if old.card_types == new.card_types and (not set_words or old.linked_subtypes == new.linked_subtypes):
             continue
         for kind in kinds.OWNERS:
             had, has = kind in old.card_types, kind in new.card_types
+            if had == has:
+                continue
             both = [link for link in old.linked_subtypes if link[1] is kind and link in new.linked_subtypes]
-            if had == has or not both:
+            if not both:
                 continue
             listed = kinds.words(both, kind)
             if had:

@@ -27,6 +27,17 @@ from functools import lru_cache
 from rules_kb.core.text import fold
 from rules_kb.core.vocabulary import AURA, EQUIPMENT, CardType
 
+#: :func:`fold` of one word, remembered: the layers ask the same few subtypes
+#: again for every pair of effects (418.5c), a chain of 80 some 7 million times.
+folded_word = lru_cache(maxsize=4096)(fold)
+
+
+@lru_cache(maxsize=4096)
+def folded_set(words: tuple[str, ...]) -> frozenset[str]:
+    """The set of :func:`fold` of ``words`` (an object's subtypes), remembered."""
+    return frozenset(map(folded_word, words))
+
+
 #: One subtype and the card type it belongs to (None: an object with no card
 #: type that has subtypes; such a subtype always exists).
 Link = tuple[str, "CardType | None"]
@@ -65,7 +76,8 @@ WITH_ARTICLE = {
 }
 
 
-def _first_owner(card_types) -> CardType | None:
+@lru_cache(maxsize=256)
+def _first_owner(card_types: frozenset[CardType]) -> CardType | None:
     return next((kind for kind in OWNERS if kind in card_types), None)
 
 
@@ -78,9 +90,19 @@ def printed_links(subtypes: tuple[str, ...], card_types: frozenset[CardType]) ->
     205.3b and 205.3e (2004)."""
     found = []
     for word in subtypes:
-        fixed = FIXED.get(fold(word))
+        fixed = FIXED.get(folded_word(word))
         found.append((word, fixed if fixed in card_types else _first_owner(card_types)))
     return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def given_links(
+    subtypes: tuple[str, ...], given: frozenset[CardType], card_types: frozenset[CardType]
+) -> tuple[Link, ...]:
+    """:func:`given_link` of each of ``subtypes`` (each once), remembered: the
+    layers apply the same effect to the same values again for every pair of
+    effects (418.5c)."""
+    return tuple(given_link(word, given, card_types) for word in dict.fromkeys(subtypes))
 
 
 def given_link(word: str, given: frozenset[CardType], card_types: frozenset[CardType]) -> Link:
@@ -91,22 +113,32 @@ def given_link(word: str, given: frozenset[CardType], card_types: frozenset[Card
     créature-artefact 2/2 assembleur »: a creature type), then among
     ``card_types``, the object's now (a subtype chosen for an object is one
     of its type, 212.1e). Implements 205.3b (2004)."""
-    fixed = FIXED.get(fold(word))
+    fixed = FIXED.get(folded_word(word))
     if fixed is not None:
         return word, fixed
     return word, _first_owner(given) or _first_owner(card_types)
 
 
-@lru_cache(maxsize=4096)
 def existing(links: tuple[Link, ...], card_types: frozenset[CardType]) -> tuple[str, ...]:
     """The subtypes an object of ``card_types`` has among ``links``: those of
     a type it has (a subtype of a type it lost does not exist while the type
     is lost), each once. Implements 212.1b (2004)."""
+    has = identities(card_types)
+    kept = tuple(word for word, owner in links if owner is None or id(owner) in has)
+    if len(folded_set(kept)) == len(kept):
+        return kept
     found: dict[str, str] = {}
-    for word, owner in links:
-        if owner is None or owner in card_types:
-            found.setdefault(fold(word), word)
+    for word in kept:
+        found.setdefault(folded_word(word), word)
     return tuple(found.values())
+
+
+def identities(card_types) -> frozenset[int]:
+    """The identities of ``card_types``: the layers compare the owners of
+    subtypes by identity (enum members are singletons), as a chain of 80
+    effects would otherwise hash a :class:`CardType` half a million times
+    (its hash is a Python call)."""
+    return frozenset(map(id, card_types))
 
 
 def words(links, kind: CardType | None) -> str:
