@@ -232,6 +232,14 @@ def test_a_mistyped_description_is_only_offered(kb):
     assert "Evénement" in caught.value.close
 
 
+def test_terms_side_by_side_are_only_offered(kb):
+    """« créature engagée » puts two headwords' words side by side: it may mean *Engagé*
+    as well as what it describes (*Déclarer des attaquants*), so it is offered, not answered."""
+    with pytest.raises(UnknownTermError) as caught:
+        define(kb, "créature engagée")
+    assert "Créature" in caught.value.close
+
+
 _WORDS = ["créature", "bloquer", "pile", "ordre", "carte", "piocher", "joueur", "xyzzy", "le", "de", "ne", "pas",
           "qu'on", "valeur", "clone", "mana", "zzz", "2/2", "420.5c", "«", "é", "tour"]  # fmt: skip
 
@@ -259,3 +267,14 @@ def test_define_cli_description(run_cli):
     assert data["match"] == "description" and data["entry"]["term"] == "Valeurs copiables"
     result = run_cli("define", "xyzzy")
     assert result.exit_code == 1 and "Aucun terme proche" in result.stderr
+
+
+def test_the_bundled_glossary_vectors_are_up_to_date(kb):
+    """Every sentence of the bundled glossary has its vector in the package data
+    (bench/embed_glossary.py), so a first use embeds none of them."""
+    from rules_kb.engines.definitions import package_rows, sentence_texts
+    from rules_kb.engines.dense import text_key
+
+    wanted = {text_key(text) for entry in kb.glossary.entries for text in sentence_texts(entry)}
+    assert wanted <= set(package_rows().keys)
+    assert kb.definitions.missing == 0 and kb.definitions.size == len(kb.glossary.entries)

@@ -45,6 +45,10 @@ EXAMPLES_WEIGHT = 0.6
 #: BM25's parameters, those of the search index (:mod:`rules_kb.engines.index`).
 BM25_K1 = 1.2
 BM25_B = 0.75
+#: A term stands for a name's shorter term that starts it, from this length: the
+#: stemmer leaves some inflected forms longer ("engagée" → ``engage``, "Engagé" →
+#: ``engag``); the concept table's own bound (:data:`rules_kb.engines.concepts.PREFIX_STEM`).
+NAME_PREFIX = 5
 #: The package data of the bundled glossary's sentence vectors (``bench/embed_glossary.py``).
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 VECTORS_META = DATA_DIR / "glossary-vectors.json"
@@ -196,6 +200,11 @@ class DefinitionTable:
                 norm = BM25_K1 * ((1 - BM25_B) + BM25_B * self._lengths[position] / self._average)
                 found[position] += idf * count * (BM25_K1 + 1) / (count + norm)
         return found
+
+    def names_hold(self, term: str) -> bool:
+        """Whether the headword or a form of some entry holds ``term``, or a
+        term of :data:`NAME_PREFIX` letters or more that starts it."""
+        return any(term[:length] in self._named for length in range(min(NAME_PREFIX, len(term)), len(term) + 1))
 
     def holding(self, wanted: Iterable[str]) -> set[int]:
         """The entries whose definition, examples or names hold one of the terms ``wanted``."""

@@ -8,8 +8,9 @@ winning (a fuzzy match never outranks a lexicon or a word match):
 2. ``lexicon``: the players' words ``ask`` understands, the forms of the
    lexicon (:mod:`rules_kb.engines.lexicon`) whose target is a glossary
    entry: "trample" → *Piétinement*, "untap" → *Dégager*, "first strike"
-   → *Initiative* — as written, or as ``ask``'s concept table reads the
-   whole query (``kb.concepts``: stems, typos of a form's words);
+   → *Initiative* — as written; as ``ask``'s concept table reads the
+   whole query (``kb.concepts``: stems, typos of a form's words) only
+   after step 4, the table costing 15 ms to open;
 3. ``words``: the words of headwords and forms, in any order, small words
    optional, a word typed shortened standing for the word it starts
    ("capa activee" → *Capacité activée*, "prevention effet" → *Effet de
@@ -24,9 +25,10 @@ winning (a fuzzy match never outranks a lexicon or a word match):
    l'ordre inverse" → *LIFO*) is compared with every definition
    (:func:`describe`: the words of the definitions, through the search
    index's analysis, and their meaning, through the embedding model) and
-   answered when one entry leads the next by :data:`MARGIN`; otherwise the
-   entries it fits are offered, and only those sharing a word with it
-   (``define xyzzy`` offers nothing).
+   answered when one entry leads the next by :data:`MARGIN`, unless each of
+   its words is a headword's ("créature engagée") or one is a typo;
+   otherwise the entries it fits are offered, and only those sharing a word
+   with it (``define xyzzy`` offers nothing).
 
 Pointer entries ("APNAP — Voir Règle du joueur actif, joueur inactif") are
 followed. :attr:`Definition.understood` says how the query was read.
@@ -285,6 +287,16 @@ class Described(NamedTuple):
     share: float
 
 
+class Description(NamedTuple):
+    """What :func:`describe` makes of a query: the entries it fits, best first
+    (``fits``), and whether each of its words is a word of some headword or
+    form (``of_names``: "créature engagée" puts terms side by side, which may
+    mean *Engagé* as well as what they describe, and is never answered)."""
+
+    fits: tuple[Described, ...] = ()
+    of_names: bool = False
+
+
 def description_parts(
     definitions: DefinitionTable, wanted: list[str], vector: Sequence[float] | None
 ) -> tuple[list[float], list[float], list[float]]:
@@ -324,32 +336,36 @@ def _meaning_part(definitions: DefinitionTable, vector: Sequence[float] | None) 
 
 def describe(
     kb: KnowledgeBase, query: str, weights: tuple[float, float] = (NAMED_WEIGHT, MEANING_WEIGHT)
-) -> list[Described]:
-    """The entries ``query`` may describe, best first: those whose definition,
-    examples or names share one of its significant words (the search
-    index's analysis, ``kb.index.analyze``), scored by the words of their
-    definition plus ``weights`` (named, meaning) times the other signals of
-    :func:`description_parts`; the meaning is the embedding model's
+) -> Description:
+    """The entries ``query`` may describe (:class:`Description`): those whose
+    definition, examples or names share one of its significant words (the
+    search index's analysis, ``kb.index.analyze``), scored by the words of
+    their definition plus ``weights`` (named, meaning) times the other
+    signals of :func:`description_parts` — the named one only when some word
+    of the query is of no headword; the meaning is the embedding model's
     (``kb.embedder``), started first and waited for after the words are
-    scored. Empty for a query of fewer than :data:`DESCRIPTION_WORDS` words."""
+    scored. Nothing for a query of fewer than :data:`DESCRIPTION_WORDS` words."""
     wanted = list(dict.fromkeys(token.term for token in kb.index.analyze(query) if not _DIGIT_RE.search(token.term)))
     if len(wanted) < DESCRIPTION_WORDS:
-        return []
+        return Description()
     definitions = kb.definitions
     holding = [definitions.holding((term,)) for term in wanted]
     sharing = set().union(*holding)
     if not sharing:
-        return []
+        return Description()
     pending = kb.embedder.description_vector(query) if definitions.has_vectors else None
+    of_names = all(definitions.names_hold(term) for term in wanted)
     held = {position: sum(position in found for found in holding) for position in sharing}
     words, named = _word_parts(definitions, wanted)  # while the model embeds the description
     meaning = _meaning_part(definitions, pending.result() if pending is not None else None)
     named_weight, meaning_weight = weights
+    if of_names:
+        named_weight = 0.0
     found = [
         Described(p, words[p] + named_weight * named[p] + meaning_weight * meaning[p], held[p] / len(wanted))
         for p in sharing
     ]
-    return sorted(found, key=lambda item: (-item.score, item.position))
+    return Description(tuple(sorted(found, key=lambda item: (-item.score, item.position))), of_names)
 
 
 def _mistyped(kb: KnowledgeBase, query: str) -> bool:
@@ -396,7 +412,7 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
             raise LaterKeywordError(query.strip(), later.meaning)
         best, match, score = nearest[0], "later", 100.0
         understood = f"{query.strip()} : {later.meaning}"
-    elif (read := _understood(kb, query) or _recognised(kb, query)) is not None:
+    elif (read := _understood(kb, query)) is not None:
         (best, understood), match, score = read, "lexicon", 100.0
     elif by_words := word_matches(glossary, query):
         top_score, top = by_words[0]
@@ -406,10 +422,13 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
         top_score, top = ranked[0]
         best, match, score = glossary.entries[top], "approx", round(top_score, 1)
         understood = f"{query.strip()} → {best.term} (faute de frappe ? similarité {score:.0f} %)"
+    elif (read := _recognised(kb, query)) is not None:  # after the typos: the concept table costs 15 ms to open
+        (best, understood), match, score = read, "lexicon", 100.0
     else:
-        described = describe(kb, query)
+        description = describe(kb, query)
+        described = description.fits
         leads = len(described) == 1 or (len(described) > 1 and described[0].score - described[1].score >= MARGIN)
-        if not described or not leads or _mistyped(kb, query):
+        if not described or not leads or description.of_names or _mistyped(kb, query):
             offered = [item.position for item in described] + [p for s, p in ranked if s >= SUGGESTED]
             close = tuple(dict.fromkeys(glossary.entries[position].term for position in offered))
             raise UnknownTermError(query.strip(), close[:_MAX_SUGGESTED])
