@@ -1201,7 +1201,7 @@ def _subtypes_followed(ops, targets, before, after) -> tuple[str, tuple[str, ...
             if had:
                 notes.append(
                     f"{object_id} n'est plus {kinds.WITH_ARTICLE[kind]} : ses {kinds.KIND_LABELS[kind]} ({listed}) "
-                    "n'existent plus tant qu'il ne l'est pas"
+                    "n'existent plus tant que ce type est perdu"
                 )
                 legend = kind is CardType.CREATURE and any(fold(word) == fold(LEGEND) for word, _ in both)
                 rules += ["212.1b", "205.3b", *(["215.2"] if legend else [])]
@@ -1224,9 +1224,9 @@ def _subtypes_followed(ops, targets, before, after) -> tuple[str, tuple[str, ...
             and fold(link[0]) in set(map(fold, old.subtypes))
             and fold(link[0]) in present
         ]
-        if not replaced or not kept:
-            continue
         ordered = [kind for kind in kinds.OWNERS if kind in owners]
+        if not ordered or not kept:
+            continue
         new_kinds = " et ".join(f"{kinds.KIND_LABELS[kind]} ({kinds.words(replaced, kind)})" for kind in ordered)
         old_kinds = " et ".join(kinds.KIND_LABELS[kind] for kind in ordered)
         kept_kinds = " et ".join(
