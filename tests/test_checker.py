@@ -769,3 +769,34 @@ def test_103_1_the_rules_stopped_are_quoted_from_the_corpus(kb):
     report = check_scenario(kb, parse_scenario(PLAYERS.replace('"Alice"', '"Alice"\nlife = 0') + angel()))
     assert report.texts["103.1"].text.startswith("A chaque fois que le texte d'une carte contredit ces règles")
     assert {"420.5a", "102.1"} <= set(report.texts)
+
+
+def test_the_bundled_example_of_rule_changing_cards(kb):
+    """``regles-changees``: the Platinum Angel stops Alice's loss for her draw (420.5g) and
+    is destroyed (420.5c); the draw is not counted again at check 2; the Mirror Gallery
+    stops the legend rule at both checks (103.1)."""
+    from rules_kb.checker.report import example
+
+    report = check_scenario(kb, parse_scenario(example("regles-changees").text))
+    resolution = report.resolution
+    assert actions(resolution) == [[("420.5c", "destroy", ("ange",))]]
+    assert resolution.outcome.losers == ()
+    assert [(n, s.event.rule) for n, s in resolution.stopped] == [(1, "420.5e"), (1, "420.5g"), (2, "420.5e")]
+    assert {"103.1", "420.5e", "420.5g"} <= set(report.texts)
+
+
+def test_the_bundled_example_of_subtypes_following_their_type(kb):
+    """``couches-sous-types``: the bear made an enchantment is no legend (215.2), so the
+    legend rule does not apply; without that effect it does (420.5e); the animated forest
+    made an elf stays a forest (212.1b)."""
+    from rules_kb.checker.report import example
+
+    text = example("couches-sous-types").text
+    report = check_scenario(kb, parse_scenario(text))
+    assert report.resolution.rounds == ()
+    seen = report.layering.final
+    assert seen["foret"].subtypes == ("forêt", "elfe") and seen["ours-2"].subtypes == ()
+    without = text[: text.rindex("[[effect]]")]
+    assert actions(check_scenario(kb, parse_scenario(without)).resolution) == [
+        [("420.5e", "put_into_graveyard", ("ours-2",))]
+    ]
