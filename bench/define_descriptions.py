@@ -11,7 +11,8 @@ Three measures, each printed as a table (:mod:`rules_kb.lookup.glossary`):
 2. ``MEANING_WEIGHT`` and ``NAMED_WEIGHT``: the first answer's accuracy, and
    the expected entry among the first three, over the development
    descriptions of ``bench/descriptions.tsv`` (written for this, one per
-   entry described; never the held-out ones), for a grid of weights;
+   entry described; never the held-out ones), for a grid of weights; and
+   ``OFFER_SPAN``: how far behind the best the expected entry is;
 3. ``MARGIN``: the glossary's own definitions as descriptions — each
    sentence of a definition, the words of the entry's headword and forms
    removed — and, for each lead of the best entry over the next, the share
@@ -85,7 +86,21 @@ def weights_grid(kb) -> None:
                 three += any(term in expected for term in order[:3])
             cells.append(f"{meaning_weight}: {first}/{three}")
         print(f"   nommée {named_weight:+.1f} ; sens " + ", ".join(cells))
-    print(f"   NAMED_WEIGHT = {lookup.NAMED_WEIGHT}, MEANING_WEIGHT = {lookup.MEANING_WEIGHT}\n")
+    print(f"   NAMED_WEIGHT = {lookup.NAMED_WEIGHT}, MEANING_WEIGHT = {lookup.MEANING_WEIGHT}")
+    behind = []
+    for expected, parts, sharing in data:
+        words, named, meaning = parts
+        score = {p: words[p] + lookup.NAMED_WEIGHT * named[p] + lookup.MEANING_WEIGHT * meaning[p] for p in sharing}
+        found = [score[p] for p in sharing if kb.glossary.entries[p].term in expected]
+        if found:
+            behind.append(max(score.values()) - max(found))
+    behind.sort()
+    within = sum(gap <= lookup.OFFER_SPAN for gap in behind)
+    print(
+        f"   l'entrée voulue à moins de {lookup.OFFER_SPAN} de la meilleure : {within} sur {len(behind)} ; au-delà : "
+        + ", ".join(f"{gap:.2f}" for gap in behind if gap > lookup.OFFER_SPAN)
+        + "\n"
+    )
 
 
 def own_sentences(kb) -> list[tuple[int, str]]:
