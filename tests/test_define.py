@@ -144,6 +144,14 @@ def test_a_typo_is_corrected_and_said(kb):
     assert found.understood.startswith("pietinemnt → Piétinement (faute de frappe ?")
 
 
+@pytest.mark.parametrize(("query", "term"), [("joeuur", "Joueur"), ("nomber", "Nombre"), ("Oracel", "Oracle")])
+def test_a_transposition_is_one_typing_error(kb, query, term):
+    """Two letters swapped are 83 % like the word, under the likeness answered; ask's
+    concept table counts them one typing error, and so does define when nothing else fits."""
+    found = define(kb, query)
+    assert (found.entry.term, found.match) == (term, "approx")
+
+
 def test_define_cli_says_what_it_understood(run_cli):
     result = run_cli("define", "trample")
     assert result.exit_code == 0

@@ -17,7 +17,10 @@ winning (a fuzzy match never outranks a lexicon or a word match):
    prévention*, "taille max main" → *Taille maximale de la main*);
 4. ``approx``: the closest headword within a typing error or two
    (:data:`THRESHOLD`: "pietinemnt" → *Piétinement*), unless the query is real French words ("phrase" is
-   no typo of *Phase*); a weaker likeness (down to :data:`SUGGESTED`), or
+   no typo of *Phase*) — or, when nothing else reads it (after the lexicon
+   as ``ask`` reads it), within one or two typing errors of a single
+   headword as ``ask`` corrects a word, a transposition counting one
+   (:func:`_typo_of`: "joeuur" → *Joueur*); a weaker likeness (down to :data:`SUGGESTED`), or
    one to real words, is only offered, as "vouliez-vous dire", in the
    :class:`UnknownTermError`;
 5. ``description``: a phrase that describes an entry in other words
@@ -57,6 +60,12 @@ if TYPE_CHECKING:  # annotations only: the engine is opened by the KnowledgeBase
 #: :data:`SUGGESTED`, the entries are only suggested ("haste" is 80 % like
 #: "Phase", and no typo of it).
 THRESHOLD = 85.0
+#: Typing errors a typed term may hold, as ``ask``'s concept table corrects a
+#: word (:meth:`rules_kb.engines.concepts.ConceptTable.recognise`): one under
+#: eight letters, two from eight, a transposition counting one (OSA distance).
+TYPO_EDITS = (1, 8, 2)
+#: Shortest typed term corrected by its typing errors: the concept table's own (five letters).
+TYPO_LENGTH = 5
 #: Lowest similarity (0–100) of a suggested entry: three random French
 #: words in four are less like their closest headword (the 75th percentile
 #: of 2 000 draws of one or two words of ``kb.french_words``: 63.2; the median, 57,
@@ -275,6 +284,27 @@ def _recognised(kb: KnowledgeBase, query: str) -> tuple[GlossaryEntry, str] | No
     return None
 
 
+def _typo_of(glossary: GlossaryIndex, query: str) -> int | None:
+    """The position of the one entry a headword or form of which is within
+    typing errors of ``query`` as ``ask`` corrects a word (:data:`TYPO_EDITS`:
+    one error under eight letters, two from eight, a transposition counting
+    one: "joeuur" and "nomber" are only 83 % like "joueur" and "nombre",
+    under :data:`THRESHOLD`); None when there is none, or several."""
+    wanted = term_key(query)
+    if len(wanted) < TYPO_LENGTH:
+        return None
+    from rapidfuzz.distance import OSA  # deferred: see scores()
+
+    allowed = TYPO_EDITS[0] if len(wanted) < TYPO_EDITS[1] else TYPO_EDITS[2]
+    found: dict[int, set[int]] = {}
+    for name_key, position in glossary.keys:
+        distance = OSA.distance(wanted, name_key, score_cutoff=allowed)
+        if distance <= allowed:
+            found.setdefault(distance, set()).add(position)
+    nearest = found[min(found)] if found else set()
+    return next(iter(nearest)) if len(nearest) == 1 else None
+
+
 def _real_words(kb: KnowledgeBase, query: str) -> bool:
     """Whether every word of ``query`` is a real French word
     (``kb.french_words``): no typo to correct, so a
@@ -430,6 +460,9 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
         understood = f"{query.strip()} → {best.term} (faute de frappe ? similarité {score:.0f} %)"
     elif (read := _recognised(kb, query)) is not None:  # after the typos: the concept table costs 15 ms to open
         (best, understood), match, score = read, "lexicon", 100.0
+    elif (top := _typo_of(glossary, query)) is not None and not _real_words(kb, query):
+        best, match, score = glossary.entries[top], "approx", round(next(s for s, p in ranked if p == top), 1)
+        understood = f"{query.strip()} → {best.term} (faute de frappe ? similarité {score:.0f} %)"
     else:
         description = describe(kb, query)
         described = description.fits
