@@ -14,7 +14,9 @@ winning (a fuzzy match never outranks a lexicon or a word match):
 3. ``words``: the words of headwords and forms, in any order, small words
    optional, a word typed shortened standing for the word it starts
    ("capa activee" → *Capacité activée*, "prevention effet" → *Effet de
-   prévention*, "taille max main" → *Taille maximale de la main*);
+   prévention*, "taille max main" → *Taille maximale de la main*); among
+   entries the words fit as well, the one most alike the query as typed
+   ("miser" → *Misère*, not *Mise*);
 4. ``approx``: the closest headword within a typing error or two
    (:data:`THRESHOLD`: "pietinemnt" → *Piétinement*), unless the query is real French words ("phrase" is
    no typo of *Phase*) — or, when nothing else reads it (after the lexicon
@@ -451,7 +453,10 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
     elif (read := _understood(kb, query)) is not None:
         (best, understood), match, score = read, "lexicon", 100.0
     elif by_words := word_matches(glossary, query):
-        top_score, top = by_words[0]
+        likeness = {position: entry_score for entry_score, position in reversed(ranked)}
+        top_score, top = min(  # among equal word matches, the most alike the query as typed ("miser": Misère, not Mise)
+            (item for item in by_words if item[0] == by_words[0][0]), key=lambda item: -likeness.get(item[1], 0.0)
+        )
         best, match, score = glossary.entries[top], "words", round(top_score, 1)
         understood = f"{query.strip()} → {best.term}"
     elif ranked and ranked[0][0] >= THRESHOLD and not _real_words(kb, query):
