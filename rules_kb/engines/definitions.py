@@ -37,14 +37,12 @@ from rules_kb.core.corpus import Progress, no_progress
 from rules_kb.core.model import GlossaryEntry
 from rules_kb.engines.analysis import analyze
 from rules_kb.engines.embedding import DIMENSION, MODEL
+from rules_kb.engines.index import BM25_B, BM25_K1  # the search index's parameters: one BM25 setting
 
 #: Name of the definitions' data in the cache database's ``meta`` table.
 META_NAME = "glossary_definitions"
 #: Weight of a word of an entry's examples against one of its definition: the search index's boost of ``examples``.
 EXAMPLES_WEIGHT = 0.6
-#: BM25's parameters, those of the search index (:mod:`rules_kb.engines.index`).
-BM25_K1 = 1.2
-BM25_B = 0.75
 #: A term stands for a name's shorter term that starts it, from this length: the
 #: stemmer leaves some inflected forms longer ("engagée" → ``engage``, "Engagé" →
 #: ``engag``); the concept table's own bound (:data:`rules_kb.engines.concepts.PREFIX_STEM`).
