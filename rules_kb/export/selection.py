@@ -27,7 +27,7 @@ from rules_kb.core.numbers import RuleNumber, RuleNumberError
 from rules_kb.core.text import fold, shortened
 from rules_kb.engines.graph import Relation
 from rules_kb.loader import KnowledgeBase
-from rules_kb.lookup.glossary import define
+from rules_kb.lookup.glossary import cited_rules, define
 from rules_kb.lookup.rules import show
 from rules_kb.search import search
 
@@ -310,7 +310,10 @@ class _Collector:
         rules: list[Rule] = []
         for entry in entries:
             self.glossary.setdefault(f"{entry.edition}:{entry.term}", entry)
-            rules.extend(self.cited(entry.cites, entry.edition))
+            numbers = [rule.number for rule in cited_rules(self.kb, entry)]  # a range's rules within too
+            rules.extend(
+                self.cited(numbers + [number for number in entry.cites if number not in numbers], entry.edition)
+            )
         shown = entries[-1].term
         label = f"terme « {shown} » et les règles qu'il cite" if rules else f"terme « {shown} »"
         self.add("term", text.strip(), label, rules)

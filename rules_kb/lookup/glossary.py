@@ -48,9 +48,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from rules_kb.core.errors import LaterKeywordError, QueryError, UnknownTermError
-from rules_kb.core.model import Document, GlossaryEntry, Rule
+from rules_kb.core.model import Document, GlossaryEntry, Rule, glossary_node
 from rules_kb.core.text import fold, singular, term_key
 from rules_kb.engines.glossary import GlossaryIndex
+from rules_kb.engines.graph import Relation
 from rules_kb.loader import KnowledgeBase
 from rules_kb.lookup.rules import Link, term_users
 
@@ -195,6 +196,8 @@ def scores(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
 
 
 _DIGIT_RE = re.compile(r"\d")
+#: The vowels of a folded word, which an abbreviation by contraction drops (:func:`_stands_for`).
+_VOWELS = frozenset("aeiouy")
 
 #: What splits a name's key (:func:`rules_kb.core.text.term_key`) into words: its hyphens and apostrophes too.
 _KEY_SPLIT_RE = re.compile(r"[\s'’-]+")
@@ -208,14 +211,27 @@ def _significant(text: str) -> list[str]:
 def _stands_for(typed: str, word: str) -> int:
     """How well a typed word stands for a headword's word: 2 the same, 1
     shortened (the word starts with it, :data:`SHORTENED` letters or more;
-    or it is the word with up to two more letters: "seul" and "seule"), 0 not."""
+    or it is the word with up to two more letters: "seul" and "seule"; or it
+    is abbreviated by contraction, the French way of shortening a word that
+    keeps its first and last letters and some consonants between, in order:
+    "pts" ("pt" and the plural's "s") for "points", "qqn" for "quelqu'un" — Lexique des règles typographiques en
+    usage à l'Imprimerie nationale, « abréviations »), 0 not."""
     if typed == word:
         return 2
     if len(typed) >= SHORTENED and word.startswith(typed):
         return 1
     if len(word) >= 4 and typed.startswith(word) and len(typed) - len(word) <= 2:
         return 1
-    return 0
+    return int(any(_contracts(form, word) for form in {typed, typed[:-1] if typed[-1:] in "sx" else typed}))
+
+
+def _contracts(typed: str, word: str) -> bool:
+    """Whether ``typed`` abbreviates ``word`` by contraction (:func:`_stands_for`): two
+    letters or more, no vowel, the word's first and last letters and others of it in order."""
+    if not 2 <= len(typed) < len(word) or typed[0] != word[0] or typed[-1] != word[-1] or _VOWELS & set(typed):
+        return False
+    letters = iter(word)
+    return all(letter in letters for letter in typed)
 
 
 def word_matches(glossary: GlossaryIndex, query: str) -> list[tuple[float, int]]:
@@ -420,6 +436,15 @@ def _mistyped(kb: KnowledgeBase, query: str) -> bool:
     )
 
 
+def cited_rules(kb: KnowledgeBase, entry: GlossaryEntry) -> tuple[Rule, ...]:
+    """The rules ``entry`` cites that exist, in the order its text cites them: the
+    rule graph's citations of its node, a range standing for every rule within
+    it ("Voir règles 306-311" cites 306, 307 … 311; ``entry.cites`` keeps the
+    range's ends, as :func:`rules_kb.core.references.rule_numbers_in` reads it)."""
+    targets = dict.fromkeys(edge.target for edge in kb.graph.outgoing(glossary_node(entry), Relation.CITES))
+    return tuple(rule for target in targets if isinstance(rule := kb.record(target), Rule))
+
+
 def define(kb: KnowledgeBase, query: str) -> Definition:
     """Look ``query`` up in the glossary of ``kb`` (the ways of the module
     docstring, in order), with the rules it cites and the rules whose text
@@ -487,7 +512,7 @@ def define(kb: KnowledgeBase, query: str) -> Definition:
     alternatives = tuple(
         entry for entry in dict.fromkeys(glossary.entries[position] for position in others) if entry != best
     )[:_MAX_ALTERNATIVES]
-    cited = tuple(rule for number in best.cites if (rule := kb.rule(number, best.edition)) is not None)
+    cited = cited_rules(kb, best)
     followed = glossary.follow(best)
     used = followed[-1] if best.is_pointer and followed else best
     return Definition(
