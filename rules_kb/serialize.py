@@ -440,10 +440,12 @@ def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
 
 def stopped_dict(number: int, stopped, texts: dict[str, Rule]) -> dict[str, Any]:
     """A state-based event an effect that changes the rules stopped
-    (:class:`rules_kb.checker.state_based.Stopped`): ``{"check", "ability",
-    "by", "rules", "event"}``, ``event`` shaped as :func:`event_dict`."""
+    (:class:`rules_kb.checker.state_based.Stopped`): ``{"check", "label",
+    "ability", "by", "rules", "event"}``, ``label`` what does not happen,
+    in French, ``event`` shaped as :func:`event_dict`."""
     return {
         "check": number,
+        "label": stopped.event.action.stopped_label,
         "ability": stopped.ability,
         "by": list(stopped.sources),
         "rules": list(stopped.rules),

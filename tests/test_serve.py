@@ -395,3 +395,18 @@ def test_serve_runs_uvicorn_refuses_2_mb_and_goes_on(kb):
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_the_check_page_says_what_a_rule_changing_effect_stopped(client):
+    """103.1 (issue 36): the page shows each stopped event, its rule, who stopped it and
+    how, as check does; « Aucun effet … ne s'applique » would hide them."""
+    checked = client.post(
+        "/verifier", content=urlencode({"scenario": example("regles-changees").text}),
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )  # fmt: skip
+    text = " ".join(checked.text.split())
+    assert checked.status_code == 200 and "Empêché par un effet qui change les règles (103.1)" in text
+    assert (
+        "Alice : ne perd pas la partie" in text and "empêché par ange : « vous ne pouvez pas perdre la partie »" in text
+    )
+    assert "la règle des légendes ne s'applique pas" in text

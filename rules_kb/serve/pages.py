@@ -595,7 +595,13 @@ def _report(main, report: dict) -> None:
         element(section, "p", "Perd la partie : " + ", ".join(outcome["losers"]))
     events = [event for round_ in report["rounds"] for event in round_["events"]]
     if not events:
-        element(section, "p", "Aucun effet basé sur un état ne s'applique.")
+        element(
+            section,
+            "p",
+            "Aucun effet basé sur un état n'a lieu : un effet qui change les règles empêche ce qui suit (103.1)."
+            if report["stopped"]
+            else "Aucun effet basé sur un état ne s'applique.",
+        )
     listing = element(section, "ol", "", "events")
     for number, round_ in enumerate(report["rounds"], 1):
         for event in round_["events"]:
@@ -603,6 +609,23 @@ def _report(main, report: dict) -> None:
             element(item, "a", event["rule"], "number", href=rule_href(event["rule"]))
             who = ", ".join(event["objects"] + event["players"])
             append_text(item, f" (vérification {number}) {who} : {event['reason']}")
+    if report["stopped"]:
+        stopped = _section(main, "Empêché par un effet qui change les règles (103.1)", "stopped")
+        element(stopped, "p", "La carte l'emporte sur la règle : ces effets basés sur un état n'ont pas lieu.", "muted")
+        listing = element(stopped, "ol", "", "events")
+        for found in report["stopped"]:
+            event, item = found["event"], element(listing, "li")
+            element(item, "a", event["rule"], "number", href=rule_href(event["rule"]))
+            who = ", ".join(event["objects"] + event["players"])
+            append_text(
+                item,
+                f" (vérification {found['check']}) {who} : {found['label']} — {event['reason']} ; "
+                f"empêché par {', '.join(found['by'])} : « {found['ability']} ».",
+            )
+            for number in found["rules"]:
+                if number != event["rule"]:
+                    append_text(item, " ")
+                    element(item, "a", number, "number", href=rule_href(number))
     layers = element(_section(main, "Couches (418.5)", "layers"), "ol", "", "layers")
     for layer in report["layers"]:
         item = element(layers, "li")
