@@ -13,10 +13,12 @@ Three measures, each printed as a table (:mod:`rules_kb.lookup.glossary`):
    descriptions of ``bench/descriptions.tsv`` (written for this, one per
    entry described; never the held-out ones), for a grid of weights; and
    ``OFFER_SPAN``: how far behind the best the expected entry is;
-3. ``MARGIN``: the glossary's own definitions as descriptions — each
-   sentence of a definition, the words of the entry's headword and forms
-   removed — and, for each lead of the best entry over the next, the share
-   of right answers among the descriptions that lead by at least that much.
+3. ``MARGIN``: for each lead of the best entry over the next, the share of
+   right answers among the descriptions that lead by at least that much and
+   would be answered (:func:`rules_kb.lookup.glossary.describe`), over the
+   development descriptions and over the glossary's own definitions as
+   descriptions — each sentence of a definition, the words of the entry's
+   headword and forms removed.
 """
 
 from __future__ import annotations
@@ -122,8 +124,27 @@ def own_sentences(kb) -> list[tuple[int, str]]:
     return found
 
 
+def development_margins(kb) -> None:
+    """Measure 3, over the development descriptions, as ``define`` decides them."""
+    leads = []
+    for line in DESCRIPTIONS.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        query, expected = line.split("\t")
+        described = lookup.describe(kb, query)
+        fits = described.fits
+        if not fits or described.of_names or lookup._mistyped(kb, query):
+            continue
+        lead = fits[0].score - fits[1].score if len(fits) > 1 else float("inf")
+        leads.append((kb.glossary.entries[fits[0].position].term in expected.split("|"), lead))
+    print(f"3. Descriptions de développement ({len(leads)}) : justes parmi celles qui mènent d'au moins…")
+    for margin in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
+        kept = [right for right, lead in leads if lead >= margin]
+        print(f"   {margin:.1f} : {sum(kept)}/{len(kept)} ({100 * sum(kept) / max(1, len(kept)):.1f} %)")
+
+
 def margins(kb) -> None:
-    """Measure 3."""
+    """Measure 3, over the glossary's own sentences."""
     model = encoder()
     leads = []
     for position, query in own_sentences(kb):
@@ -135,8 +156,8 @@ def margins(kb) -> None:
             continue
         score = [words[p] + lookup.NAMED_WEIGHT * named[p] + lookup.MEANING_WEIGHT * meaning[p] for p in order[:2]]
         leads.append((order[0] == position, score[0] - score[1]))
-    print(f"3. Phrases des définitions comme descriptions ({len(leads)}) : justes parmi celles qui mènent d'au moins…")
-    for margin in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5):
+    print(f"   Phrases des définitions comme descriptions ({len(leads)}) : justes parmi celles qui mènent d'au moins…")
+    for margin in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
         kept = [right for right, lead in leads if lead >= margin]
         print(f"   {margin:.1f} : {sum(kept)}/{len(kept)} ({100 * sum(kept) / max(1, len(kept)):.1f} %)")
     print(f"   MARGIN = {lookup.MARGIN}")
@@ -149,6 +170,7 @@ def main() -> int:
     kb = loader.open()
     likeness(kb)
     weights_grid(kb)
+    development_margins(kb)
     if not args.quick:
         margins(kb)
     return 0
