@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.responses import Response
 
-from rules_kb.serve import api, pages
+from rules_kb.serve import api, pages, verifier
 
 #: The most bytes a request body may hold (a scenario takes a few kilobytes).
 MAX_BODY = 256 * 1024
@@ -143,7 +143,7 @@ def create_app(kb):
         return Response(error_body("InternalError", "Erreur interne du serveur."), 500, media_type="application/json")
 
     app = Starlette(
-        routes=[*api.routes(), *pages.routes()],
+        routes=[*api.routes(), *verifier.routes(), *pages.routes()],
         middleware=[Middleware(Guard)],
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )

@@ -14,8 +14,7 @@ Content-Security-Policy allows nothing inline and nothing from elsewhere).
   what it cites and what cites it, its glossary terms (definition on tap),
   FAQ rulings, cards, other editions and versions with their diffs;
 - ``/definition?terme=``, ``/recherche?q=`` (``&type=``), ``/question?q=``;
-- ``/verifier``: a TOML scenario (``?exemple=`` loads a bundled one),
-  checked by ``POST /verifier``: outcome, state-based events, layer trace;
+- ``/verifier``: the scenario checker, in :mod:`rules_kb.serve.verifier`;
 - ``/glossaire``: the glossary from A to Z.
 
 ``static/suggest.js`` adds suggestions as one types, from ``/api/suggest``.
@@ -31,16 +30,14 @@ import re
 import unicodedata
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import parse_qs, quote, urlencode
+from urllib.parse import quote, urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rules_kb import operations
 from rules_kb.ask import ask as answer_question
-from rules_kb.checker.report import examples
 from rules_kb.core.errors import RulesKbError
 from rules_kb.core.model import RecordKind, node_id
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
@@ -157,7 +154,7 @@ def rule_href(number: str, edition: str = "") -> str:
 # -- the page skeleton -------------------------------------------------------------------------
 
 
-def _page(title: str, query: str = ""):
+def skeleton(title: str, query: str = ""):
     """``(root, main)``: a page with the header (site name, search box,
     navigation), an empty ``<main>`` and the footer."""
     root = element(None, "html", lang="fr")
@@ -188,31 +185,33 @@ def _page(title: str, query: str = ""):
     return root, main
 
 
-def _html(root, status: int = 200):
+def html_response(root, status: int = 200):
+    """The HTML response of a page built by :func:`skeleton` (``root``), with ``status``."""
     return Response(serialise(root), status, media_type="text/html; charset=utf-8")
 
 
-def _error(main, error: RulesKbError | str) -> None:
+def error_box(main, error: RulesKbError | str) -> None:
+    """An error's box in ``main``: « Introuvable » for a 404, else « Erreur », and its French message."""
     box = element(main, "div", "", "error", role="alert")
     element(box, "h1", "Introuvable" if isinstance(error, RulesKbError) and api.status(error) == 404 else "Erreur")
     element(box, "p", api.message(error) if isinstance(error, RulesKbError) else error)
 
 
 def _error_response(title: str, error: RulesKbError, query: str = ""):
-    root, main = _page(title, query)
-    _error(main, error)
-    return _html(root, api.status(error))
+    root, main = skeleton(title, query)
+    error_box(main, error)
+    return html_response(root, api.status(error))
 
 
 def error_page(request, status: int):
     """The page of an HTTP error (an address that does not exist: 404)."""
-    root, main = _page("Page introuvable")
+    root, main = skeleton("Page introuvable")
     box = element(main, "div", "", "error", role="alert")
     element(box, "h1", "Page introuvable" if status == 404 else f"Erreur {status}")
     element(box, "p", "Cette adresse n'existe pas. Tapez un numéro de règle, un terme ou une question dans la boîte "
             "de recherche, ou revenez à l'accueil.")  # fmt: skip
     element(element(box, "p"), "a", "Accueil", "button", href="/")
-    return _html(root, status)
+    return html_response(root, status)
 
 
 def node_href(node: str) -> str:
@@ -243,7 +242,7 @@ def _linked_text(parent, kb, rule: dict, css_class: str = "rule-text") -> None:
                 append_text(node, part.text)
 
 
-def _rule_line(parent, rule: dict, tag: str = "li", text_key: str = "text"):
+def rule_line(parent, rule: dict, tag: str = "li", text_key: str = "text"):
     """A rule as a line: its number (a link), title and text (or excerpt)."""
     item = element(parent, tag, "", "rule-line")
     element(item, "a", rule["number"], "number", href=rule_href(rule["number"], rule.get("edition", "")))
@@ -254,7 +253,8 @@ def _rule_line(parent, rule: dict, tag: str = "li", text_key: str = "text"):
     return item
 
 
-def _section(main, heading: str, css_class: str = ""):
+def add_section(main, heading: str, css_class: str = ""):
+    """A ``<section>`` of ``main`` under an ``<h2>`` ``heading``; returns the section."""
     section = element(main, "section", "", css_class)
     element(section, "h2", heading)
     return section
@@ -275,7 +275,7 @@ def _links(main, heading: str, links: list[dict]) -> None:
     """A list of graph links (:func:`rules_kb.serialize.link_dict`)."""
     if not links:
         return
-    listing = element(_section(main, heading), "ul", "", "links")
+    listing = element(add_section(main, heading), "ul", "", "links")
     for link in links:
         item = element(listing, "li")
         if link["kind"] == "rule":
@@ -309,15 +309,15 @@ def _diff(parent, diff: list[dict]) -> None:
 
 
 def home(request):
-    root, main = _page("")
+    root, main = skeleton("")
     element(main, "h1", "Les règles, tout de suite")
     element(main, "p", "Tapez un numéro de règle (420.5c), un terme du glossaire (piétinement, trample), "
             "le nom d'une carte de la FAQ, ou une question en mots de joueur.", "lead")  # fmt: skip
-    tries = element(_section(main, "Essayez"), "ul", "", "tries")
+    tries = element(add_section(main, "Essayez"), "ul", "", "tries")
     for example in ("420.5c", "piétinement", "couche", "Guide griffon", "ma 2/2 a pris 2 dégâts, elle meurt ?",
                     "il a trample et je bloque avec une 1/1"):  # fmt: skip
         element(element(tries, "li"), "a", example, "button", href="/aller?" + urlencode({"q": example}))
-    return _html(root)
+    return html_response(root)
 
 
 def go(request):
@@ -333,7 +333,7 @@ def rule(request):
     except RulesKbError as error:
         return _error_response(f"Règle {number[:40]}", error, number)
     found = data["rule"]
-    root, main = _page(f"Règle {found['number']}", found["number"])
+    root, main = skeleton(f"Règle {found['number']}", found["number"])
     if data["context"]:
         trail = element(main, "nav", "", "breadcrumb", aria_label="Contexte")
         for ancestor in data["context"]:
@@ -361,7 +361,7 @@ def rule(request):
     for note in data["notes"]:
         element(article, "p", note, "note")
     if data["subrules"]:
-        listing = element(_section(main, "Sous-règles"), "ul", "", "subrules")
+        listing = element(add_section(main, "Sous-règles"), "ul", "", "subrules")
         for child in data["subrules"]:
             item = element(listing, "li", "", "subrule", id=child["number"])
             element(item, "a", child["number"], "number", href=rule_href(child["number"], child["edition"]))
@@ -373,18 +373,18 @@ def rule(request):
     _links(main, "Cite", data.get("cites", []))
     _links(main, "Cité par", data.get("cited_by", []))
     if data.get("terms"):
-        section = _section(main, "Termes du glossaire")
+        section = add_section(main, "Termes du glossaire")
         for term in data["terms"]:
             _term_details(section, term["term"], term["definition"], term.get("written", ""))
     _links(main, "Décisions de la FAQ", data.get("rulings", []))
     _links(main, "Cartes", data.get("cards", []))
     if data.get("counterparts"):
-        listing = element(_section(main, "Autres éditions"), "ul", "", "links")
+        listing = element(add_section(main, "Autres éditions"), "ul", "", "links")
         for other in data["counterparts"]:
-            _rule_line(listing, other)
+            rule_line(listing, other)
     for version in data.get("versions", []):
-        section = _section(main, f"Version {version['edition']}")
-        _rule_line(section, version, "p")
+        section = add_section(main, f"Version {version['edition']}")
+        rule_line(section, version, "p")
         if version.get("diff") or any(child.get("diff") for child in version["subrules"]):
             element(section, "p", "Différences (ancien → nouveau) :", "muted")
             if version.get("diff"):
@@ -393,7 +393,7 @@ def rule(request):
                 if child.get("diff"):
                     element(section, "a", child["number"], "number", href=rule_href(child["number"], child["edition"]))
                     _diff(section, child["diff"])
-    return _html(root)
+    return html_response(root)
 
 
 def definition(request):
@@ -403,7 +403,7 @@ def definition(request):
     except RulesKbError as error:
         return _error_response("Définition", error, term)
     entry = data["entry"]
-    root, main = _page(entry["term"], term)
+    root, main = skeleton(entry["term"], term)
     article = element(main, "article", "", "definition")
     element(article, "h1", entry["term"])
     if data["understood"]:
@@ -414,32 +414,32 @@ def definition(request):
         element(article, "p", "Exemple : " + example, "example")
     element(article, "p", f"Glossaire, édition {entry['edition']}", "muted")
     if data["cited_rules"]:
-        listing = element(_section(main, "Règles citées"), "ul", "", "links")
+        listing = element(add_section(main, "Règles citées"), "ul", "", "links")
         for cited in data["cited_rules"]:
-            _rule_line(listing, cited)
+            rule_line(listing, cited)
     _links(main, "Règles qui emploient le terme", data["used_by"])
     if data["alternatives"]:
-        listing = element(_section(main, "Voir aussi"), "ul", "", "links")
+        listing = element(add_section(main, "Voir aussi"), "ul", "", "links")
         for other in data["alternatives"]:
             name = other if isinstance(other, str) else other.get("term", "")
             element(element(listing, "li"), "a", name, href="/definition?" + urlencode({"terme": name}))
-    return _html(root)
+    return html_response(root)
 
 
 def search_page(request):
     params = request.query_params
     query = (params.get("q") or "").strip()
-    root, main = _page("Recherche", query)
+    root, main = skeleton("Recherche", query)
     element(main, "h1", "Recherche")
     if not query:
         element(main, "p", "Tapez des mots dans la boîte de recherche, en haut de la page.")
-        return _html(root)
+        return html_response(root)
     try:
         data = api.search(request.app.state.kb, api.parameter(params, _SEARCH.param("query")), api.parameter(params, _PAGE_LIMIT),
                           api.parameter(params, operations.EDITION), api.parameter(params, _SEARCH.param("kinds"), "type"))  # fmt: skip
     except RulesKbError as error:
-        _error(main, error)
-        return _html(root, api.status(error))
+        error_box(main, error)
+        return html_response(root, api.status(error))
     if data["understood"]:
         element(main, "p", "Compris : " + ", ".join(data["understood"]), "muted")
     if not data["hits"]:
@@ -450,7 +450,7 @@ def search_page(request):
         element(item, "a", hit["title"] or hit["id"], href=hit_href(hit))
         element(item, "span", f" {_KINDS.get(hit['kind'], hit['kind'])}", "muted")
         element(item, "p", hit["snippet"])
-    return _html(root)
+    return html_response(root)
 
 
 _KINDS = {"rule": "règle", "glossary": "glossaire", "card": "carte", "ruling": "décision", "faq-section": "FAQ",
@@ -459,11 +459,11 @@ _KINDS = {"rule": "règle", "glossary": "glossaire", "card": "carte", "ruling": 
 
 def question(request):
     query = (request.query_params.get("q") or "").strip()
-    root, main = _page("Question", query)
+    root, main = skeleton("Question", query)
     element(main, "h1", "Question")
     if not query:
         element(main, "p", "Décrivez la situation en mots de joueur dans la boîte de recherche.")
-        return _html(root)
+        return html_response(root)
     try:
         params = request.query_params
         asked = (api.parameter(params, _ASK.param("question")), api.parameter(params, _ASK.param("limit")),
@@ -471,8 +471,8 @@ def question(request):
         with api.LOCK:  # one question at a time, as the API asks them
             answer = answer_question(request.app.state.kb, asked[0], limit=asked[1], edition=asked[2])
     except RulesKbError as error:
-        _error(main, error)
-        return _html(root, api.status(error))
+        error_box(main, error)
+        return html_response(root, api.status(error))
     element(main, "p", f"« {answer.question} »", "question")
     for note in answer.notes:
         element(main, "p", note, "note")
@@ -480,7 +480,7 @@ def question(request):
         element(main, "p", "Compris : " + " ; ".join(remark.meaning for remark in answer.remarks), "muted")
     verification = answer.verification
     if verification.verdicts:  # the facts missing first, then what applies, what does not, what it assumes
-        box = element(_section(main, "Verdict du vérificateur", "verdict"), "ul")
+        box = element(add_section(main, "Verdict du vérificateur", "verdict"), "ul")
         for verdict in verification.verdicts:
             element(box, "li", verdict.text)
         if verification.note:
@@ -488,24 +488,24 @@ def question(request):
     if answer.unknown:
         element(main, "p", "Aucune règle ne correspond vraiment à la question ; voici les plus proches.", "note")
     if answer.rules:
-        listing = element(_section(main, "Règles"), "ol", "", "rules")
+        listing = element(add_section(main, "Règles"), "ol", "", "rules")
         for found in answer.rules:
-            item = _rule_line(listing, found._asdict(), text_key="snippet")
+            item = rule_line(listing, found._asdict(), text_key="snippet")
             if found.why:
                 element(item, "p", found.why, "muted")
     if answer.glossary:
-        listing = element(_section(main, "Glossaire"), "ul", "", "links")
+        listing = element(add_section(main, "Glossaire"), "ul", "", "links")
         for entry in answer.glossary:
             element(element(listing, "li"), "a", entry.term, href="/definition?" + urlencode({"terme": entry.term}))
     if answer.rulings:
-        listing = element(_section(main, "Décisions de la FAQ"), "ul", "", "links")
+        listing = element(add_section(main, "Décisions de la FAQ"), "ul", "", "links")
         for ruling in answer.rulings:
             item = element(listing, "li")
             card = ruling.card  # "" for a ruling of a section of the FAQ
             if card:
                 element(item, "a", card, href=card_href(card))
             append_text(item, (" — " if card else "") + ruling.text)
-    return _html(root)
+    return html_response(root)
 
 
 def glossary(request):
@@ -516,7 +516,7 @@ def glossary(request):
     for entry in entries:
         letter = (_folded(entry.term)[:1] or "#").upper()
         by_letter.setdefault(letter if letter.isalpha() else "#", []).append(entry)
-    root, main = _page("Glossaire")
+    root, main = skeleton("Glossaire")
     element(main, "h1", "Glossaire de A à Z")
     letters = element(main, "nav", "", "letters", aria_label="Lettres")
     for letter in by_letter:
@@ -529,123 +529,7 @@ def glossary(request):
             item = element(listing, "li")
             element(item, "a", entry.term, href="/definition?" + urlencode({"terme": entry.term}))
             element(item, "span", f" {entry.edition}", "muted")
-    return _html(root)
-
-
-def check_page(request):
-    """``GET /verifier``: the form (``?exemple=`` fills it); ``POST``: the form's scenario checked."""
-    text, report, problem = "", None, None
-    if request.method == "GET":
-        name = (request.query_params.get("exemple") or "").strip()
-        if name:
-            try:
-                text = api.example(name)["text"]
-            except RulesKbError as error:
-                problem = error
-    return _check_response(text, report, problem, examples())
-
-
-async def check_post(request):
-    body = await request.body()
-    text, report, problem = "", None, None
-    try:
-        form = parse_qs(api.scenario_text(body), keep_blank_values=True)
-        text = (form.get("scenario") or [""])[0]
-        edition = api.parameter({name: values[0] for name, values in form.items()}, operations.EDITION)
-        report = await run_in_threadpool(
-            api.check, request.app.state.kb, api.scenario_text(text.encode("utf-8")), edition
-        )
-    except RulesKbError as error:
-        problem = error
-    return _check_response(text, report, problem, examples())
-
-
-def _check_response(text: str, report, problem, bundled):
-    root, main = _page("Vérifier un scénario")
-    element(main, "h1", "Vérifier un scénario")
-    form = element(main, "form", "", "check", action="/verifier", method="post")
-    element(form, "label", "Scénario (TOML)", **{"for": "scenario"})
-    element(form, "textarea", text, "", id="scenario", name="scenario", rows="16", spellcheck="false")
-    element(form, "button", "Vérifier", type="submit")
-    if problem is not None:
-        _error(main, problem)
-        problems = getattr(problem, "problems", ())
-        if len(problems) > 1:
-            listing = element(main, "ul", "", "problems")
-            for each in problems:
-                element(listing, "li", (f"ligne {each.line} : " if each.line else "") + each.detail)
-    if report is not None:
-        _report(main, report)
-    listing = element(_section(main, "Exemples pour commencer"), "ul", "", "examples")
-    for example in bundled:
-        item = element(listing, "li")
-        element(item, "a", example.title, href="/verifier?" + urlencode({"exemple": example.name}))
-        element(item, "span", f" ({example.name})", "muted")
-    return _html(root, api.status(problem) if problem is not None else 200)
-
-
-def _report(main, report: dict) -> None:
-    """The trace of a checked scenario: outcome, state-based events, layers, rules."""
-    section = _section(main, f"Résultat : {report['title'] or 'scénario'}", "verdict")
-    element(section, "p", f"Édition : {report['edition_name']}", "muted")
-    outcome = report["outcome"]
-    if outcome["draw"]:
-        element(section, "p", f"Partie nulle ({outcome['rule']}).")
-    if outcome["losers"]:
-        element(section, "p", "Perd la partie : " + ", ".join(outcome["losers"]))
-    events = [event for round_ in report["rounds"] for event in round_["events"]]
-    if not events:
-        element(
-            section,
-            "p",
-            "Aucun effet basé sur un état n'a lieu : un effet qui change les règles empêche ce qui suit (103.1)."
-            if report["stopped"]
-            else "Aucun effet basé sur un état ne s'applique.",
-        )
-    listing = element(section, "ol", "", "events")
-    for number, round_ in enumerate(report["rounds"], 1):
-        for event in round_["events"]:
-            item = element(listing, "li")
-            element(item, "a", event["rule"], "number", href=rule_href(event["rule"]))
-            who = ", ".join(event["objects"] + event["players"])
-            append_text(item, f" (vérification {number}) {who} : {event['reason']}")
-    if report["stopped"]:
-        stopped = _section(main, "Empêché par un effet qui change les règles (103.1)", "stopped")
-        element(stopped, "p", "La carte l'emporte sur la règle : ces effets basés sur un état n'ont pas lieu.", "muted")
-        listing = element(stopped, "ol", "", "events")
-        for found in report["stopped"]:
-            event, item = found["event"], element(listing, "li")
-            element(item, "a", event["rule"], "number", href=rule_href(event["rule"]))
-            who = ", ".join(event["objects"] + event["players"])
-            append_text(
-                item,
-                f" (vérification {found['check']}) {who} : {found['label']} — {event['reason']} ; "
-                f"empêché par {', '.join(found['by'])} : « {found['ability']} ».",
-            )
-            for number in found["rules"]:
-                if number != event["rule"]:
-                    append_text(item, " ")
-                    element(item, "a", number, "number", href=rule_href(number))
-    layers = element(_section(main, "Couches (418.5)", "layers"), "ol", "", "layers")
-    for layer in report["layers"]:
-        item = element(layers, "li")
-        element(item, "strong", f"Couche {layer['layer']} — {layer['name']}")
-        if not layer["steps"]:
-            element(item, "span", " : aucun effet", "muted")
-        for step in layer["steps"]:
-            line = element(item, "p", f"{step['text'] or step['id']} → {', '.join(step['objects'])}")
-            if step["reason"]:
-                append_text(line, f" ({step['reason']})")
-            for number in step["rules"]:
-                append_text(line, " ")
-                element(line, "a", number, "number", href=rule_href(number))
-    final = element(_section(main, "État final"), "ul")
-    for permanent in report["final"]["permanents"]:
-        power = f" {permanent['power']}/{permanent['toughness']}" if permanent["power"] is not None else ""
-        element(final, "li", f"{permanent['name']} ({permanent['id']}){power} : {permanent['zone']}")
-    rules = element(_section(main, "Règles appliquées"), "ul", "", "links")
-    for found in report["rules"]:
-        _rule_line(rules, found)
+    return html_response(root)
 
 
 def routes() -> list:
@@ -658,7 +542,5 @@ def routes() -> list:
         Route("/recherche", search_page),
         Route("/question", question),
         Route("/glossaire", glossary),
-        Route("/verifier", check_page, methods=["GET"]),
-        Route("/verifier", check_post, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
