@@ -306,14 +306,15 @@ def characteristics_dict(seen) -> dict[str, Any]:
     """What an object is (:class:`rules_kb.checker.characteristics.Characteristics`):
     ``{"name", "controller", "card_types", "subtypes", "supertypes", "colors",
     "abilities", "static_abilities": [{"id", "text"}], "mana_value", "power",
-    "toughness"}`` (English ids for types and colours)."""
+    "toughness"}``; types, supertypes and colours by their French terms (``"créature"``,
+    ``"légendaire"``, ``"vert"``: :attr:`rules_kb.core.vocabulary.Term.label`, words a scenario reads back)."""
     return {
         "name": seen.name,
         "controller": seen.controller,
-        "card_types": sorted(card_type.value for card_type in seen.card_types),
+        "card_types": sorted(card_type.label for card_type in seen.card_types),
         "subtypes": list(seen.subtypes),
-        "supertypes": sorted(supertype.value for supertype in seen.supertypes),
-        "colors": sorted(color.value for color in seen.colors),
+        "supertypes": sorted(supertype.label for supertype in seen.supertypes),
+        "colors": sorted(color.label for color in seen.colors),
         "abilities": list(seen.abilities),
         "static_abilities": [{"id": effect.id, "text": effect.text} for effect in seen.statics],
         "mana_value": seen.mana_value,
@@ -324,19 +325,20 @@ def characteristics_dict(seen) -> dict[str, Any]:
 
 def _object_dict(obj, seen) -> dict[str, Any]:
     """One object of a checked state; ``seen`` its characteristics after the
-    continuous effects (None once it ceased to exist)."""
+    continuous effects (None once it ceased to exist). Its zone, types and
+    colours by their French terms (``"cimetière"``, ``"créature"``, ``"vert"``)."""
     shown = seen or obj
     return {
         "id": obj.id,
         "name": shown.name,
         "controller": shown.controller,
         "owner": obj.owner,
-        "card_types": sorted(card_type.value for card_type in shown.card_types),
+        "card_types": sorted(card_type.label for card_type in shown.card_types),
         "subtypes": list(shown.subtypes),
-        "supertypes": sorted(supertype.value for supertype in shown.supertypes),
-        "colors": sorted(color.value for color in shown.colors),
+        "supertypes": sorted(supertype.label for supertype in shown.supertypes),
+        "colors": sorted(color.label for color in shown.colors),
         "abilities": list(shown.abilities),
-        "zone": obj.zone.value if obj.zone else None,
+        "zone": obj.zone.label if obj.zone else None,
         "power": seen.power if seen else None,
         "toughness": seen.toughness if seen else None,
         "damage": obj.damage,
@@ -369,10 +371,12 @@ def game_state_dict(state, layering: Layering) -> dict[str, Any]:
     }
 
 
-def step_dict(step) -> dict[str, Any]:
+def step_dict(step, names: dict[str, str] | None = None) -> dict[str, Any]:
     """One effect applied in a layer (:class:`rules_kb.checker.layers.Step`):
-    ``{"id", "kind", "reason", "rules", "timestamp", "objects", "depends_on",
-    "overrides", "text", "source"}``."""
+    ``{"id", "kind", "reason", "rules", "timestamp", "objects", "names",
+    "depends_on", "overrides", "text", "source"}``; ``names`` the names of its
+    ``objects`` (ids), from ``names`` (id → name; the id itself when missing)."""
+    names = names or {}
     return {
         "id": step.effect,
         "kind": step.kind.value,
@@ -380,6 +384,7 @@ def step_dict(step) -> dict[str, Any]:
         "rules": list(step.rules),
         "timestamp": step.timestamp,
         "objects": list(step.objects),
+        "names": [names.get(object_id, object_id) for object_id in step.objects],
         "depends_on": list(step.depends_on),
         "overrides": list(step.overrides),
         "text": step.text,
@@ -395,6 +400,7 @@ def layering_dict(layering) -> dict[str, Any]:
     before any effect) and ``"layers"``: the layers that modified it, each
     ``{"layer", "name", "effects": [step_dict…], "after": characteristics_dict}``."""
     characteristics = {}
+    names = {object_id: printed.name for object_id, printed in layering.printed.items()}
     for object_id, printed in layering.printed.items():
         entry = characteristics_dict(layering.final[object_id])
         entry["printed"] = characteristics_dict(printed)
@@ -402,7 +408,7 @@ def layering_dict(layering) -> dict[str, Any]:
             {
                 "layer": int(result.layer),
                 "name": result.layer.label,
-                "effects": [step_dict(step) for step in steps],
+                "effects": [step_dict(step, names) for step in steps],
                 "after": characteristics_dict(result.after[object_id]),
             }
             for result, steps in layering.history(object_id)
@@ -414,21 +420,27 @@ def layering_dict(layering) -> dict[str, Any]:
             {
                 "layer": int(result.layer),
                 "name": result.layer.label,
-                "steps": [step_dict(step) for step in result.steps],
+                "steps": [step_dict(step, names) for step in result.steps],
             }
             for result in layering.layers
         ],
     }
 
 
-def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
-    """One state-based event: ``{"rule", "action", "objects", "players",
-    "text", "reason", "regeneration", "see_also", "counters"}``."""
+def event_dict(event, texts: dict[str, Rule], names: dict[str, str] | None = None) -> dict[str, Any]:
+    """One state-based event: ``{"rule", "action", "label", "objects", "names",
+    "players", "text", "reason", "regeneration", "see_also", "counters"}``:
+    ``action`` its id (``"destroy"``), ``label`` what it does in French
+    (« détruit »), ``names`` the names of its ``objects`` (ids), from
+    ``names`` (id → name; the id itself when missing)."""
     rule = texts.get(event.rule)
+    names = names or {}
     return {
         "rule": event.rule,
         "action": event.action.value,
+        "label": event.action.label,
         "objects": list(event.objects),
+        "names": [names.get(object_id, object_id) for object_id in event.objects],
         "players": list(event.players),
         "text": rule.text if rule else "",
         "reason": event.reason,
@@ -438,18 +450,21 @@ def event_dict(event, texts: dict[str, Rule]) -> dict[str, Any]:
     }
 
 
-def stopped_dict(number: int, stopped, texts: dict[str, Rule]) -> dict[str, Any]:
+def stopped_dict(number: int, stopped, texts: dict[str, Rule], names: dict[str, str] | None = None) -> dict[str, Any]:
     """A state-based event an effect that changes the rules stopped
     (:class:`rules_kb.checker.state_based.Stopped`): ``{"check", "label",
-    "ability", "by", "rules", "event"}``, ``label`` what does not happen,
-    in French, ``event`` shaped as :func:`event_dict`."""
+    "ability", "by", "by_names", "rules", "event"}``, ``label`` what does not
+    happen, in French, ``by`` the ids of the permanents that stopped it and
+    ``by_names`` their names, ``event`` shaped as :func:`event_dict`."""
+    names = names or {}
     return {
         "check": number,
         "label": stopped.event.action.stopped_label,
         "ability": stopped.ability,
         "by": list(stopped.sources),
+        "by_names": [names.get(object_id, object_id) for object_id in stopped.sources],
         "rules": list(stopped.rules),
-        "event": event_dict(stopped.event, texts),
+        "event": event_dict(stopped.event, texts, names),
     }
 
 
@@ -457,6 +472,7 @@ def check_dict(report: CheckReport) -> dict[str, Any]:
     """``check``: the scenario's state-based effects (see docs/reference/json.md for the shape)."""
     resolution = report.resolution
     outcome = resolution.outcome
+    names = {obj.id: obj.name for obj in resolution.initial.objects}
     return {
         "edition": resolution.edition.id,
         "edition_name": resolution.edition.name,
@@ -464,9 +480,10 @@ def check_dict(report: CheckReport) -> dict[str, Any]:
         "title": report.scenario.title,
         "initial": game_state_dict(resolution.initial, resolution.initial_layering),
         "rounds": [
-            {"events": [event_dict(event, report.texts) for event in round_.events]} for round_ in resolution.rounds
+            {"events": [event_dict(event, report.texts, names) for event in round_.events]}
+            for round_ in resolution.rounds
         ],
-        "stopped": [stopped_dict(number, stopped, report.texts) for number, stopped in resolution.stopped],
+        "stopped": [stopped_dict(number, stopped, report.texts, names) for number, stopped in resolution.stopped],
         "final": game_state_dict(resolution.final, resolution.final_layering),
         "outcome": {
             "losers": list(outcome.losers),

@@ -66,7 +66,9 @@ def test_check_json_shape(run_cli, tmp_path):
     assert event["text"].startswith("Une créature avec des blessures fatales") and event["regeneration"] is True
     bear = next(p for p in data["final"]["permanents"] if p["id"] == "ours")
     assert set(bear) >= {"id", "zone", "power", "toughness", "damage", "counters", "attached_to"}
-    assert (bear["zone"], bear["damage"]) == ("graveyard", 0)
+    assert (bear["zone"], bear["damage"]) == ("cimetière", 0)
+    assert bear["card_types"] == ["créature"]
+    assert (event["label"], event["names"]) == ("détruit", ["Ours runegriffe"])
     assert set(data["final"]["players"][0]) >= {"name", "life", "poison", "lost"}
     assert data["outcome"] == {"losers": [], "draw": False, "winners": [], "rule": None}
 
