@@ -410,3 +410,23 @@ def test_the_check_page_says_what_a_rule_changing_effect_stopped(client):
         "Alice : ne perd pas la partie" in text and "empêché par ange : « vous ne pouvez pas perdre la partie »" in text
     )
     assert "la règle des légendes ne s'applique pas" in text
+
+
+def test_every_page_names_the_documents_it_answers_from(client):
+    """Issue 37: the header of every page says which documents answer (the 2004 rules, where
+    mana burn still exists, the 2006 FAQ, the 2011 pages), from the manifest."""
+    wanted = ("Règles complètes du 1er juin 2004", "FAQ Spirale temporelle (18 août 2006)",
+              "Règles complètes du 4 février 2011 (extraits : 611. Effets continus, 201. Nom)")  # fmt: skip
+    for url in ("/", "/regle/420.5c", "/definition?terme=couche", "/recherche?q=couche", "/glossaire",
+                "/question?q=" + quote("ma 2/2 a pris 2 blessures, elle meurt ?"), "/nulle-part"):  # fmt: skip
+        page = " ".join(client.get(url).text.replace("\xa0", " ").split())
+        assert all(label in page for label in wanted), url
+
+
+def test_a_rule_shows_its_edition_and_links_to_its_other_editions(client):
+    page = " ".join(client.get("/regle/611.2c?edition=2011").text.replace("\xa0", " ").split())
+    assert "Règles complètes du 4 février 2011 (extraits : 611. Effets continus, 201. Nom) (édition 2011)" in page
+    assert 'href="/regle/418.3b?edition=2004"' in page and "(Règles complètes du 1er juin 2004)" in page
+    faq = " ".join(client.get("/regle/502.16").text.replace("\xa0", " ").split())
+    assert "Version 2006-faq : FAQ Spirale temporelle (18 août 2006)" in faq
+    assert 'href="/regle/502.16?edition=2006-faq"' in faq

@@ -100,3 +100,26 @@ def first_sentence(text: str, limit: int = 140) -> str:
     end = text.find(". ")
     sentence = text if end < 0 else text[: end + 1]
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+#: The French months, January first.
+MONTHS = (
+    "janvier", "février", "mars", "avril", "mai", "juin",
+    "juillet", "août", "septembre", "octobre", "novembre", "décembre",
+)  # fmt: skip
+
+
+def french_date(iso: str) -> str:
+    """An ISO date as French writes it: ``"2004-06-01"`` → ``"1er juin 2004"``
+    (the first of a month is *premier*), ``"2006-08"`` → ``"août 2006"``,
+    ``"2009"`` → ``"2009"``; anything else is returned as given."""
+    parts = iso.split("-")
+    if not all(part.isdigit() for part in parts) or not 1 <= len(parts) <= 3:
+        return iso
+    if len(parts) >= 2 and not 1 <= int(parts[1]) <= 12:
+        return iso
+    month = MONTHS[int(parts[1]) - 1] if len(parts) >= 2 else ""
+    if len(parts) == 3:
+        day = int(parts[2])
+        return f"{'1er' if day == 1 else day} {month} {parts[0]}"
+    return f"{month} {parts[0]}".strip()

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from rules_kb.core.model import Card, Document, GlossaryEntry, Rule, Ruling, card_node, glossary_node, rule_node
 from rules_kb.core.references import ReferenceKind, find_references
-from rules_kb.core.text import fold
+from rules_kb.core.text import MONTHS, fold
 from rules_kb.engines.graph import GraphView, Relation
 from rules_kb.export.selection import Selected, Selection
 from rules_kb.loader import KnowledgeBase
@@ -246,15 +246,9 @@ def rule_anchor(number: str) -> str:
     return "r" + number.replace(".", "-")
 
 
-_MONTHS = (
-    "janvier", "février", "mars", "avril", "mai", "juin",
-    "juillet", "août", "septembre", "octobre", "novembre", "décembre",
-)  # fmt: skip
-
-
 def exported_label(when: datetime) -> str:
     """``"21 novembre 2026 à 14:03"``."""
-    return f"{when.day} {_MONTHS[when.month - 1]} {when.year} à {when:%H:%M}"
+    return f"{when.day} {MONTHS[when.month - 1]} {when.year} à {when:%H:%M}"
 
 
 def document_label(entry: RuleEntry) -> str:

@@ -44,6 +44,7 @@ from rules_kb.core.numbers import RuleNumber, RuleNumberError
 from rules_kb.export import html as builders
 from rules_kb.export.excerpt import segment, text_links
 from rules_kb.export.html import serialise
+from rules_kb.inventory import Source, sources
 from rules_kb.serve import api
 
 #: The folder of the CSS and the script.
@@ -154,9 +155,27 @@ def rule_href(number: str, edition: str = "") -> str:
 # -- the page skeleton -------------------------------------------------------------------------
 
 
-def skeleton(title: str, query: str = ""):
+def page_sources(request) -> tuple[Source, ...]:
+    """The documents the served corpus answers from
+    (:func:`rules_kb.inventory.sources`: « Règles complètes du 1er juin 2004 »…),
+    computed once per application."""
+    state = request.app.state
+    found = getattr(state, "sources", None)
+    if found is None:
+        found = state.sources = sources(state.kb)
+    return found
+
+
+def edition_label(request, edition: str) -> str:
+    """What an edition's records come from, in French: the label of its first
+    document (« Règles complètes du 1er juin 2004 »), or « édition <id> »."""
+    return next((source.label for source in page_sources(request) if source.edition == edition), f"édition {edition}")
+
+
+def skeleton(title: str, query: str = "", request=None):
     """``(root, main)``: a page with the header (site name, search box,
-    navigation), an empty ``<main>`` and the footer."""
+    navigation, and — given the ``request`` — the documents it answers from,
+    :func:`page_sources`), an empty ``<main>`` and the footer."""
     root = element(None, "html", lang="fr")
     head = element(root, "head")
     element(head, "meta", charset="utf-8")
@@ -179,6 +198,12 @@ def skeleton(title: str, query: str = ""):
     nav = element(header, "nav")
     for label, href in (("Glossaire", "/glossaire"), ("Vérifier", "/verifier"), ("Recherche", "/recherche")):
         element(nav, "a", label, href=href)
+    if request is not None:
+        said = element(header, "p", "D'après : ", "sources")
+        for position, source in enumerate(page_sources(request)):
+            if position:
+                append_text(said, " · ")
+            element(said, "span", source.label, "source")
     main = element(body, "main", id="contenu")
     footer = element(body, "footer")
     element(footer, "p", "Règles complètes de Magic : l'Assemblée, en français. Fonctionne hors ligne.")
@@ -197,15 +222,15 @@ def error_box(main, error: RulesKbError | str) -> None:
     element(box, "p", api.message(error) if isinstance(error, RulesKbError) else error)
 
 
-def _error_response(title: str, error: RulesKbError, query: str = ""):
-    root, main = skeleton(title, query)
+def _error_response(request, title: str, error: RulesKbError, query: str = ""):
+    root, main = skeleton(title, query, request)
     error_box(main, error)
     return html_response(root, api.status(error))
 
 
 def error_page(request, status: int):
     """The page of an HTTP error (an address that does not exist: 404)."""
-    root, main = skeleton("Page introuvable")
+    root, main = skeleton("Page introuvable", request=request)
     box = element(main, "div", "", "error", role="alert")
     element(box, "h1", "Page introuvable" if status == 404 else f"Erreur {status}")
     element(box, "p", "Cette adresse n'existe pas. Tapez un numéro de règle, un terme ou une question dans la boîte "
@@ -242,12 +267,15 @@ def _linked_text(parent, kb, rule: dict, css_class: str = "rule-text") -> None:
                 append_text(node, part.text)
 
 
-def rule_line(parent, rule: dict, tag: str = "li", text_key: str = "text"):
-    """A rule as a line: its number (a link), title and text (or excerpt)."""
+def rule_line(parent, rule: dict, tag: str = "li", text_key: str = "text", edition: str = ""):
+    """A rule as a line: its number (a link), title, ``edition`` (what it comes
+    from, :func:`edition_label`, when given) and text (or excerpt)."""
     item = element(parent, tag, "", "rule-line")
     element(item, "a", rule["number"], "number", href=rule_href(rule["number"], rule.get("edition", "")))
     if rule.get("title"):
         element(item, "strong", " " + rule["title"])
+    if edition:
+        element(item, "span", f" ({edition})", "edition")
     if rule.get(text_key):
         append_text(item, " — " + rule[text_key])
     return item
@@ -309,7 +337,7 @@ def _diff(parent, diff: list[dict]) -> None:
 
 
 def home(request):
-    root, main = skeleton("")
+    root, main = skeleton("", request=request)
     element(main, "h1", "Les règles, tout de suite")
     element(main, "p", "Tapez un numéro de règle (420.5c), un terme du glossaire (piétinement, trample), "
             "le nom d'une carte de la FAQ, ou une question en mots de joueur.", "lead")  # fmt: skip
@@ -331,9 +359,9 @@ def rule(request):
         edition = api.parameter(request.query_params, operations.EDITION)
         data = api.show(request.app.state.kb, api.parameter(request.path_params, _SHOW.param("number")), edition)
     except RulesKbError as error:
-        return _error_response(f"Règle {number[:40]}", error, number)
+        return _error_response(request, f"Règle {number[:40]}", error, number)
     found = data["rule"]
-    root, main = skeleton(f"Règle {found['number']}", found["number"])
+    root, main = skeleton(f"Règle {found['number']}", found["number"], request)
     if data["context"]:
         trail = element(main, "nav", "", "breadcrumb", aria_label="Contexte")
         for ancestor in data["context"]:
@@ -352,8 +380,9 @@ def rule(request):
     element(
         article,
         "p",
-        f"Édition {found['edition']} · {found['source']['document']}, ligne {found['source']['line_start']}",
-        "muted",
+        f"{edition_label(request, found['edition'])} (édition {found['edition']}) · "
+        f"{found['source']['document']}, ligne {found['source']['line_start']}",
+        "muted edition",
     )
     _linked_text(article, request.app.state.kb, found)
     for example in found["examples"]:
@@ -381,9 +410,9 @@ def rule(request):
     if data.get("counterparts"):
         listing = element(add_section(main, "Autres éditions"), "ul", "", "links")
         for other in data["counterparts"]:
-            rule_line(listing, other)
+            rule_line(listing, other, edition=edition_label(request, other["edition"]))
     for version in data.get("versions", []):
-        section = add_section(main, f"Version {version['edition']}")
+        section = add_section(main, f"Version {version['edition']} : {edition_label(request, version['edition'])}")
         rule_line(section, version, "p")
         if version.get("diff") or any(child.get("diff") for child in version["subrules"]):
             element(section, "p", "Différences (ancien → nouveau) :", "muted")
@@ -401,9 +430,9 @@ def definition(request):
     try:
         data = api.define(request.app.state.kb, api.parameter(request.query_params, _DEFINE.param("term"), "terme"))
     except RulesKbError as error:
-        return _error_response("Définition", error, term)
+        return _error_response(request, "Définition", error, term)
     entry = data["entry"]
-    root, main = skeleton(entry["term"], term)
+    root, main = skeleton(entry["term"], term, request)
     article = element(main, "article", "", "definition")
     element(article, "h1", entry["term"])
     if data["understood"]:
@@ -429,7 +458,7 @@ def definition(request):
 def search_page(request):
     params = request.query_params
     query = (params.get("q") or "").strip()
-    root, main = skeleton("Recherche", query)
+    root, main = skeleton("Recherche", query, request)
     element(main, "h1", "Recherche")
     if not query:
         element(main, "p", "Tapez des mots dans la boîte de recherche, en haut de la page.")
@@ -459,7 +488,7 @@ _KINDS = {"rule": "règle", "glossary": "glossaire", "card": "carte", "ruling": 
 
 def question(request):
     query = (request.query_params.get("q") or "").strip()
-    root, main = skeleton("Question", query)
+    root, main = skeleton("Question", query, request)
     element(main, "h1", "Question")
     if not query:
         element(main, "p", "Décrivez la situation en mots de joueur dans la boîte de recherche.")
@@ -516,7 +545,7 @@ def glossary(request):
     for entry in entries:
         letter = (_folded(entry.term)[:1] or "#").upper()
         by_letter.setdefault(letter if letter.isalpha() else "#", []).append(entry)
-    root, main = skeleton("Glossaire")
+    root, main = skeleton("Glossaire", request=request)
     element(main, "h1", "Glossaire de A à Z")
     letters = element(main, "nav", "", "letters", aria_label="Lettres")
     for letter in by_letter:
