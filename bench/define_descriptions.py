@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/define_descriptions.py            # the three measures
     .venv/bin/python bench/define_descriptions.py --quick    # without the glossary's own sentences
+    .venv/bin/python bench/define_descriptions.py --score tests/eval/define-descriptions-test.jsonl
 
 Three measures, each printed as a table (:mod:`rules_kb.lookup.glossary`):
 
@@ -163,11 +164,46 @@ def margins(kb) -> None:
     print(f"   MARGIN = {lookup.MARGIN}")
 
 
+def score(kb, path: Path) -> None:
+    """An evaluation set of descriptions (``{"query", "expected", "register"}`` a line, tests/eval/README.md)
+    as ``define`` answers it, a row per register: answered right; the right entry first, answered or
+    offered first; the right entry answered or among the offers."""
+    import json
+    from collections import defaultdict
+
+    from rules_kb.core.errors import UnknownTermError
+
+    rows = defaultdict(lambda: [0, 0, 0, 0])
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        expected = set(item["expected"])
+        try:
+            found = lookup.define(kb, item["query"])
+            offered = [found.entry.term, *(entry.term for entry in found.alternatives)]
+            answered = found.entry.term in expected
+        except UnknownTermError as error:
+            offered, answered = list(error.close), False
+        row = rows[item["register"]]
+        row[0] += 1
+        row[1] += answered
+        row[2] += bool(offered) and offered[0] in expected
+        row[3] += any(term in expected for term in offered)
+    print(f"{'registre':<12} {'n':>3} {'répondu juste':>14} {'juste en premier':>17} {'parmi les propositions':>23}")
+    for register, row in sorted(rows.items()) + [("total", [sum(r[i] for r in rows.values()) for i in range(4)])]:
+        print(f"{register:<12} {row[0]:>3} {row[1]:>14} {row[2]:>17} {row[3]:>23}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Mesures de define pour une description.")
     parser.add_argument("--quick", action="store_true", help="sans les phrases du glossaire (la mesure 3)")
+    parser.add_argument("--score", type=Path, metavar="FICHIER", help="noter un jeu d'évaluation de descriptions")
     args = parser.parse_args()
     kb = loader.open()
+    if args.score:
+        score(kb, args.score)
+        return 0
     likeness(kb)
     weights_grid(kb)
     development_margins(kb)
