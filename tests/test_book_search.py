@@ -1,12 +1,15 @@
-"""The offline rulebook on a phone: its search index built from the corpus,
-the sticky bar, the glossary's A–Z index, 502's keywords in the table of
-contents, and — in a real Chromium at 390 px, from ``file://`` with no
-server — the search box, the jump to a rule number and the layout."""
+"""The offline rulebook on a phone: its search index built from the corpus
+and the players' lexicon, the sticky bar and its pages menu, the glossary's
+A–Z index, 502's keywords in the table of contents, and — in a real
+Chromium at 390 px, from ``file://`` with no server — the search box, the
+jump to a rule number and the layout (the players' words, typos and the
+menu at both widths: ``tests/test_book_browser.py``)."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,14 +18,26 @@ from lxml import html as lxml_html
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+import rules_kb
 from rules_kb.core.text import fold, words
+from rules_kb.engines.lexicon import parse_lexicon
 from rules_kb.export import export_book
-from rules_kb.export.book import BOOK_CSS, GLOSSARY, INDEX, build_book
-from rules_kb.export.book_index import INDEX_SCRIPT, SEARCH_SCRIPT, STOP, read_index
+from rules_kb.export.book import BOOK_CSS, GLOSSARY, INDEX, build_book, index_entries
+from rules_kb.export.book_index import (
+    INDEX_SCRIPT,
+    SEARCH_SCRIPT,
+    STOP,
+    lexicon_rows,
+    player_key,
+    read_index,
+)
+from rules_kb.lookup.glossary import SMALL_WORDS, TYPO_EDITS, TYPO_LENGTH
 
 NOW = datetime(2026, 11, 21, 14, 3, tzinfo=UTC)
-#: The bound on the index's size (the bundled corpus gives about 177 KB).
+#: The bound on the index's size (the bundled corpus gives about 189 KB, 12 of them the lexicon's rows).
 INDEX_BUDGET = 200_000
+#: The players' lexicon as shipped, read here as plain tab-separated text (not through the library).
+LEXICON_TSV = Path(rules_kb.__file__).parent / "data" / "lexicon.tsv"
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +86,111 @@ def test_index_words_are_folded_and_searchable(index):
     assert not any(re.search(r"[A-ZÉéèêàùçô]", word) for word in index["words"])
 
 
+# --- the players' words --------------------------------------------------------------------
+
+
+def _lexicon_lines() -> list[tuple[int, str, str]]:
+    """``(line, form, target)`` of every entry of ``lexicon.tsv``, split by hand."""
+    found = []
+    for number, line in enumerate(LEXICON_TSV.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip() and not line.startswith("#"):
+            form, target, _source = (column.strip() for column in line.split("\t"))
+            found.append((number, form, target))
+    return found
+
+
+def _name(index, position):
+    row = index["entries"][position]
+    return row[1] if row[0] == "g" else row[2]
+
+
+def test_the_index_carries_every_form_of_the_lexicon_file(kb, index):
+    """The index and ``rules_kb/data/lexicon.tsv`` agree: every form naming something is there,
+    under its key, leading to what its target names; nothing else is."""
+    lines = _lexicon_lines()
+    assert len(lines) > 500
+    rows = {}
+    for key, label, *positions in index["lexicon"]:
+        rows.setdefault(key, []).append((label or _name(index, positions[0]), positions))
+    assert set(rows) == {player_key(form) for _, form, target in lines if target != "—"}
+    for number, form, target in lines:
+        if target == "—":
+            continue
+        said = {label for label, _ in rows[player_key(form)]}
+        entry = kb.glossary.find(target)
+        if entry is not None:  # a glossary term: its entry, under its headword
+            assert entry.term in said, (number, form)
+            assert any(_name(index, ps[0]) == entry.term and index["entries"][ps[0]][0] == "g"
+                       for _, ps in rows[player_key(form)] if ps), (number, form)  # fmt: skip
+        else:  # a rule title, or an expression of the texts said as written
+            assert target in said or fold(target) in {fold(label) for label in said}, (number, form)
+    assert ("trample", "Piétinement") in {(key, _name(index, ps[0])) for key, _, *ps in index["lexicon"] if ps}
+    assert ["etb", ""] == next(row for row in index["lexicon"] if row[0] == "etb")[:2]
+
+
+def test_every_line_of_the_lexicon_makes_a_row_or_names_nothing(kb):
+    entries = index_entries(kb)
+    rows = lexicon_rows(kb.lexicon.entries, entries, kb.glossary, kb.default_edition)
+    made = sorted(line for row in rows for line in row.lines)
+    assert made == [number for number, _, target in _lexicon_lines() if target != "—"]
+    flash = next(row for row in rows if row.key == "flash")  # a rule's title: the FAQ's 502.57
+    assert flash.label == "Flash" and entries[flash.positions[0]].label == "502.57"
+    bounce = next(row for row in rows if row.key == "bounce")  # an expression of the texts: its words searched
+    assert bounce.label == "main de son propriétaire" and bounce.positions == ()
+
+
+def test_the_lexicon_rows_come_from_the_data_given(kb):
+    """Another lexicon gives other rows: nothing of the players' words is written in the code."""
+    entries = index_entries(kb)
+    other = parse_lexicon(
+        "# essai\nLes Zorglubs\tPiétinement\tinventé\nfoo\t—\tinventé\nmachin\tles blessures sont retirées\tinventé\n"
+    )
+    rows = lexicon_rows(other, entries, kb.glossary, kb.default_edition)
+    assert [(row.key, row.label, row.lines) for row in rows] == [
+        ("zorglub", "Piétinement", (2,)),
+        ("machin", "les blessures sont retirées", (4,)),
+    ]
+    assert [entries[p].label for p in rows[0].positions] == ["Piétinement"] and rows[1].positions == ()
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [("trample", "trample"), ("Le trample", "trample"), ("Blessures marquées", "blessure marquee"),
+     ("dégâts de trample", "degat trample"), ("L'ETB", "etb")],
+)  # fmt: skip
+def test_player_key_folds_and_leaves_small_words_out(text, key):
+    assert player_key(text) == key
+
+
+def test_the_typo_tolerance_and_small_words_are_defines(index):
+    assert index["typo"] == [TYPO_LENGTH, *TYPO_EDITS]
+    assert index["small"] == sorted(SMALL_WORDS)
+    assert index["format"] == 2
+
+
+def test_the_search_script_holds_no_players_word(book):
+    """The lexicon and the names reach the browser through the index only: no list in ``livre.js``."""
+    script = fold(book[SEARCH_SCRIPT].decode("utf-8"))
+    for word in ("trample", "pietinement", "etb", "flying", "arriver en jeu", "mulligan"):
+        assert word not in script
+
+
+def test_the_book_stays_offline_with_no_inline_script(book):
+    """No address outside the folder, no inline script or handler, nothing the script fetches or evaluates."""
+    for name, data in book.items():
+        text = data.decode("utf-8")
+        assert not re.search(r"(?i)\b(?:https?|ftp|wss?):|\bwww\.", text), name
+        if not name.endswith(".html"):
+            continue
+        tree = lxml_html.fromstring(data)
+        for value in tree.xpath("//@href | //@src | //@action"):
+            assert not re.match(r"(?i)[a-z][a-z0-9+.-]*:|//", value), (name, value)
+        assert not tree.xpath("//@*[starts-with(name(), 'on')]"), name
+        assert all(script.get("src") and not (script.text or "").strip() for script in tree.xpath("//script"))
+    script = book[SEARCH_SCRIPT].decode("utf-8")
+    assert not re.search(r"\beval\(|new Function|innerHTML|fetch\(|XMLHttpRequest|import\(", script)
+
+
 def test_index_is_small(book):
     size = len(book[INDEX_SCRIPT])
     assert 50_000 < size < INDEX_BUDGET, size
@@ -95,8 +215,15 @@ def test_every_page_has_the_bar_and_loads_the_scripts_by_src(book):
         form = bar.xpath('./form[@role="search"]')[0]
         assert form.get("hidden") is not None  # shown by the script: without JavaScript, no dead box
         assert form.xpath('.//input[@type="search"]/@id') == ["recherche"]
-        assert bar.xpath('./nav[@class="pages"]/a[@href="index.html"]/text()') == ["Sommaire"]
         assert bar.xpath('./ol[@id="resultats"]')
+        others = sorted(page for page in _pages(book) if page != name)
+        strip = bar.xpath('./nav[@class="pages"]')[0]
+        assert strip.xpath('./a[@href="index.html"]/text()') == (["Sommaire"] if name != INDEX else [])
+        assert sorted(strip.xpath("./a/@href")) == others
+        assert strip.xpath("./strong[@aria-current='page']")  # the page itself, not a link
+        menu = bar.xpath('./details[@class="menu"]')[0]  # a menu that opens without JavaScript
+        assert menu.get("open") is None and "Menu" in menu.xpath("./summary")[0].text_content()
+        assert sorted(menu.xpath('./nav[@class="menu"]/ul/li/a/@href')) == others
 
 
 def test_table_of_contents_lists_502s_keywords(book):
@@ -194,9 +321,12 @@ def test_the_bar_stays_on_screen_and_is_thumb_sized(phone, folder):
     top, bottom, scrolled = phone.execute_script(
         "var b = document.querySelector('.book-bar').getBoundingClientRect(); return [b.top, b.bottom, scrollY];"
     )
-    assert scrolled > 10_000 and top == 0 and bottom < 844 / 5
-    for link in phone.find_elements("css selector", ".book-bar nav.pages a, form.search input"):
-        assert link.size["height"] >= 44 and link.size["width"] >= 44
+    assert scrolled > 10_000 and top == 0 and bottom < 844 / 10  # one row: the box and the menu's button
+    shown = [e for e in phone.find_elements("css selector", ".book-bar a, .book-bar summary, .book-bar input")
+             if e.is_displayed()]  # fmt: skip
+    assert {e.tag_name for e in shown} == {"summary", "input"}  # the strip is the menu's, on a phone
+    for target in shown:
+        assert target.size["height"] >= 44 and target.size["width"] >= 44
 
 
 @pytest.mark.parametrize(

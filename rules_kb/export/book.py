@@ -18,11 +18,15 @@ cites it (*cité par*). Links are relative, so the folder can be copied
 anywhere.
 
 Every page has a sticky bar: a search box and thumb-sized links to the
-other pages. The search runs in the browser with no server, from
-``file://`` too: ``recherche-index.js`` holds the index of every rule and
-glossary entry (:mod:`rules_kb.export.book_index`) and ``livre.js`` (in
-``static/``) searches it; a number typed (« 420.5c ») goes to its rule.
-Without JavaScript the box stays hidden and the pages read as before. The
+other pages — on a phone a menu (``<details>``, which opens without
+JavaScript), on a wider screen a strip that wraps. The search runs in the
+browser with no server, from ``file://`` too: ``recherche-index.js`` holds
+the index of every rule and glossary entry and the players' words of the
+lexicon (:mod:`rules_kb.export.book_index`, built from ``kb.lexicon`` at
+export time) and ``livre.js`` (in ``static/``) searches it: a number typed
+(« 420.5c ») goes to its rule, a player's word (« trample ») to what it
+names, a typo (« pietinemnt ») to the name it misspells. Without JavaScript
+the box stays hidden and the pages read as before. The
 glossary opens with an A–Z index; the table of contents lists, under each
 section, its titled rules (502's keywords: Vol, Célérité…).
 """
@@ -45,7 +49,15 @@ from rules_kb.core.model import (
 )
 from rules_kb.core.numbers import RuleNumber
 from rules_kb.core.text import fold
-from rules_kb.export.book_index import INDEX_SCRIPT, SEARCH_SCRIPT, IndexEntry, glossary_entry, index_script, rule_entry
+from rules_kb.export.book_index import (
+    INDEX_SCRIPT,
+    SEARCH_SCRIPT,
+    IndexEntry,
+    glossary_entry,
+    index_script,
+    lexicon_rows,
+    rule_entry,
+)
 from rules_kb.export.excerpt import (
     Paragraph,
     SegmentKind,
@@ -78,26 +90,45 @@ _CHAPTER_TITLES_MISSING = "Chapitre {chapter}"
 CONTENTS = "sommaire"
 
 #: The style the book's pages add to :data:`rules_kb.export.html.CSS`: the
-#: sticky bar (search box, results, page links), the glossary's A–Z index,
-#: the table of contents; every tap target at least 44 px.
+#: sticky bar (search box, results; the pages as a menu under 40rem, a phone,
+#: and as a strip that wraps above), the glossary's A–Z index, the table of
+#: contents; every tap target at least 44 px.
 BOOK_CSS = """
 html { scroll-padding-top: 8.5rem; }
 .book-bar { position: sticky; top: 0; z-index: 10; background: #fff; border-bottom: 1px solid var(--line);
-            padding: .35rem 0 .25rem; font-family: "Helvetica Neue", Arial, sans-serif; }
-.book-bar nav.pages { display: flex; flex-wrap: nowrap; overflow-x: auto; gap: .3rem; padding: .25rem 0 0;
-                      border: 0; font-size: 1rem; -webkit-overflow-scrolling: touch; }
+            padding: .35rem 0 .25rem; font-family: "Helvetica Neue", Arial, sans-serif;
+            display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .4rem; }
+.book-bar nav.pages { flex: 1 1 100%; display: flex; flex-wrap: wrap; gap: .3rem; padding: 0;
+                      border: 0; font-size: 1rem; }
 .book-bar nav.pages a, .book-bar nav.pages strong { flex: none; display: inline-flex; align-items: center;
   justify-content: center; min-width: 44px; min-height: 44px; padding: 0 .75rem; border: 1px solid var(--line);
   border-radius: 8px; }
-.book-bar nav.pages strong { background: var(--accent); border-color: var(--accent); color: #fff; }
-form.search { margin: 0; }
+.book-bar nav.pages strong, details.menu nav.menu strong { background: var(--accent); border-color: var(--accent);
+  color: #fff; }
+details.menu { flex: none; margin-left: auto; }
+details.menu > summary { list-style: none; display: inline-flex; align-items: center; justify-content: center;
+  gap: .35rem; min-width: 44px; min-height: 44px; padding: 0 .8rem; border: 1px solid var(--line);
+  border-radius: 8px; color: var(--accent); cursor: pointer; user-select: none; }
+details.menu > summary::-webkit-details-marker { display: none; }
+details.menu[open] > summary { background: var(--accent); border-color: var(--accent); color: #fff; }
+details.menu nav.menu { position: absolute; left: 0; right: 0; top: 100%; z-index: 11; background: #fff;
+  border: 1px solid var(--line); border-radius: 0 0 8px 8px; box-shadow: 0 6px 16px rgba(0, 0, 0, .15);
+  max-height: calc(100vh - 6rem); overflow-y: auto; }
+details.menu nav.menu ul { list-style: none; margin: 0; padding: .25rem; }
+details.menu nav.menu a, details.menu nav.menu strong { display: flex; align-items: center; min-height: 44px;
+  padding: .2rem .75rem; border: 0; border-radius: 6px; }
+details.menu nav.menu li + li { border-top: 1px solid var(--line); }
+@media (min-width: 40rem) { details.menu { display: none; } }
+@media (max-width: 39.99rem) { .book-bar nav.pages { display: none; } }
+form.search { flex: 1 1 12rem; min-width: 0; margin: 0; }
 form.search input { width: 100%; min-height: 44px; font-size: 1rem; padding: .4rem .7rem;
                     border: 1px solid var(--muted); border-radius: 8px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-ol.results { list-style: none; margin: .3rem 0 0; padding: 0; max-height: 60vh; overflow-y: auto;
+ol.results { flex: 1 1 100%; list-style: none; margin: 0; padding: 0; max-height: 60vh; overflow-y: auto;
              border: 1px solid var(--line); border-radius: 8px; }
 ol.results li { border-bottom: 1px solid var(--line); }
 ol.results li.none { padding: .7rem; color: var(--muted); }
+ol.results li.understood { padding: .5rem .7rem; color: var(--accent); background: var(--soft); font-size: .92rem; }
 ol.results a { display: block; min-height: 44px; padding: .45rem .7rem; border: 0; color: var(--ink); }
 ol.results .n { font-weight: bold; color: var(--accent); }
 ol.results .kind { color: var(--muted); font-size: .85rem; }
@@ -195,30 +226,55 @@ class _Book:
 
     # shared parts -------------------------------------------------------------------
 
-    def navigation(self, body, page: str) -> None:
-        nav = element(body, "nav", "", "pages")
-        element(nav, "a", "Sommaire", href=INDEX)
+    def destinations(self) -> list[tuple[str, str, str, str]]:
+        """Every page of the book, in the navigation's order, as ``(file name,
+        short label for the strip, long label for the menu, hint)``: the
+        table of contents, each chapter of each edition, the glossary, each
+        FAQ and course (hint ``""`` when the long label says it all)."""
+        found = [(INDEX, "Sommaire", "Sommaire", "")]
         for edition, chapters in self.chapters.items():
             for chapter in sorted(chapters):
-                name = rules_page(edition, chapter)
-                label = f"{chapter}" if edition == self.kb.default_edition else f"{chapter} ({edition})"
                 head = self.kb.rule(str(chapter), edition)
-                hint = (
-                    f"Chapitre {chapter}"
-                    + (f"\u00a0: {head.title}" if head and head.title else "")
-                    + f" (édition {edition})"
+                named = f"Chapitre {chapter}" + (f"\u00a0: {head.title}" if head and head.title else "")
+                default = edition == self.kb.default_edition
+                found.append(
+                    (
+                        rules_page(edition, chapter),
+                        f"{chapter}" if default else f"{chapter} ({edition})",
+                        named if default else f"{named} (édition {edition})",
+                        f"{named} (édition {edition})",
+                    )
                 )
-                if name == page:
-                    element(nav, "strong", label, title=hint, aria_current="page")
-                else:
-                    element(nav, "a", label, href=name, title=hint)
         if self.kb.corpus.glossary:
-            element(nav, "a", "Glossaire", href=GLOSSARY)
+            found.append((GLOSSARY, "Glossaire", "Glossaire", ""))
         for document in self.kb.documents:
             if document.kind in (DocumentKind.FAQ, DocumentKind.COURSE):
-                element(
-                    nav, "a", "FAQ" if document.kind is DocumentKind.FAQ else "Cours", href=self.document_page(document)
-                )
+                short = "FAQ" if document.kind is DocumentKind.FAQ else "Cours"
+                found.append((self.document_page(document), short, document.title, document.title))
+        return found
+
+    def navigation(self, bar, page: str) -> None:
+        """The links to every other page (:meth:`destinations`), twice: a menu
+        (``<details>``, which opens without JavaScript) for a phone, and a
+        strip that wraps, never cut, for a wider screen (the CSS shows one)."""
+        destinations = self.destinations()
+        menu = element(bar, "details", "", "menu")
+        summary = element(menu, "summary", "", aria_label="Menu des pages du livre")
+        element(summary, "span", "☰", "icon", aria_hidden="true")
+        append_text(summary, " Menu")
+        listing = element(element(menu, "nav", "", "menu", aria_label="Pages du livre"), "ul")
+        for name, _short, label, _hint in destinations:
+            item = element(listing, "li")
+            if name == page:
+                element(item, "strong", label, aria_current="page")
+            else:
+                element(item, "a", label, href=name)
+        strip = element(bar, "nav", "", "pages", aria_label="Pages du livre")
+        for name, short, label, hint in destinations:
+            if name == page:
+                element(strip, "strong", short, title=hint or label, aria_current="page")
+            else:
+                element(strip, "a", short, href=name, title=hint if short != label else "")
 
     def document_page(self, document) -> str:
         return document_page(document.id)
@@ -234,7 +290,7 @@ class _Book:
         element(form, "label", "Chercher dans le livre", "visually-hidden", **{"for": "recherche"})
         element(
             form, "input", id="recherche", type="search", name="q", autocomplete="off", enterkeyhint="go",
-            placeholder="Chercher un mot, ou aller à 420.5c", aria_controls="resultats",
+            placeholder="Chercher un mot ou 420.5c", aria_controls="resultats",
         )  # fmt: skip
         self.navigation(bar, page)
         element(bar, "ol", "", "results", id="resultats", hidden="hidden", aria_live="polite")
@@ -496,7 +552,9 @@ class _Book:
                 files[self.document_page(document)] = self.faq_page(document)
             elif document.kind is DocumentKind.COURSE:
                 files[self.document_page(document)] = self.course_page(document)
-        files[INDEX_SCRIPT] = index_script(self.search_entries(), self.kb.default_edition)
+        entries = self.search_entries()
+        lexicon = lexicon_rows(self.kb.lexicon.entries, entries, self.kb.glossary, self.kb.default_edition)
+        files[INDEX_SCRIPT] = index_script(entries, self.kb.default_edition, lexicon)
         files[SEARCH_SCRIPT] = resources.files("rules_kb.export").joinpath("static", SEARCH_SCRIPT).read_bytes()
         return files
 
@@ -505,6 +563,14 @@ def _short(record) -> str:
     if isinstance(record, Rule):
         return record.number
     return describe(record)
+
+
+def index_entries(kb: KnowledgeBase) -> list[IndexEntry]:
+    """The entries of the book's search index (:class:`~rules_kb.export.book_index.IndexEntry`),
+    in the index's order (each chapter's rules, those a FAQ quotes, the glossary), each placed
+    on its page; a lexicon row's positions (:func:`~rules_kb.export.book_index.lexicon_rows`)
+    count in this list."""
+    return _Book(kb, datetime.now().astimezone()).search_entries()
 
 
 def build_book(kb: KnowledgeBase, now: datetime | None = None) -> dict[str, bytes]:
