@@ -392,27 +392,66 @@ def step_dict(step, names: dict[str, str] | None = None) -> dict[str, Any]:
     }
 
 
-def layering_dict(layering) -> dict[str, Any]:
+#: A summarised trace (``check``'s default) shows at most this many effects of a layer in a
+#: permanent's history (``characteristics[id].layers[].effects``), the others counted in ``omitted``.
+EFFECTS_SHOWN = 8
+#: A summarised trace names at most this many objects of a step (``layers[].steps[].objects``),
+#: the others counted in ``omitted_objects``.
+OBJECTS_SHOWN = 40
+
+
+def _history_step(step, names: dict[str, str], full: bool) -> dict[str, Any]:
+    """An effect in a permanent's history: :func:`step_dict`, without the other objects it
+    modified unless ``full`` (they are in the layer's step)."""
+    found = step_dict(step, names)
+    if not full:
+        del found["objects"], found["names"]
+    return found
+
+
+def _layer_step(step, names: dict[str, str], full: bool) -> dict[str, Any]:
+    """A step of a layer: :func:`step_dict`, its objects cut to :data:`OBJECTS_SHOWN` unless ``full``."""
+    found = step_dict(step, names)
+    if not full and len(found["objects"]) > OBJECTS_SHOWN:
+        found["omitted_objects"] = len(found["objects"]) - OBJECTS_SHOWN
+        found["objects"] = found["objects"][:OBJECTS_SHOWN]
+        found["names"] = found["names"][:OBJECTS_SHOWN]
+    return found
+
+
+def layering_dict(layering, full: bool = False) -> dict[str, Any]:
     """``{"characteristics": {id: …}, "layers": [{"layer", "name", "steps"}]}``:
     the continuous effects applied to a state
     (:class:`rules_kb.checker.layers.Layering`). Each permanent's entry is
     its final :func:`characteristics_dict` plus ``"printed"`` (its values
     before any effect) and ``"layers"``: the layers that modified it, each
-    ``{"layer", "name", "effects": [step_dict…], "after": characteristics_dict}``."""
+    ``{"layer", "name", "effects": [step_dict…], "omitted", "after": characteristics_dict}``.
+
+    Summarised unless ``full`` (the answer's size stays bounded whatever the
+    scenario: 100 Crusades on 400 creatures would otherwise repeat each of
+    their 100 steps, each naming 400 creatures, in each creature's history):
+    a history's effect leaves out the objects it modified, a layer of a
+    history shows its first :data:`EFFECTS_SHOWN` effects (``omitted``: how
+    many more), a step names its first :data:`OBJECTS_SHOWN` objects
+    (``omitted_objects``: how many more). The caller checks a full trace's
+    size first (:func:`rules_kb.checker.report.check_trace_size`)."""
     characteristics = {}
     names = {object_id: printed.name for object_id, printed in layering.printed.items()}
     for object_id, printed in layering.printed.items():
         entry = characteristics_dict(layering.final[object_id])
         entry["printed"] = characteristics_dict(printed)
-        entry["layers"] = [
-            {
-                "layer": int(result.layer),
-                "name": result.layer.label,
-                "effects": [step_dict(step, names) for step in steps],
-                "after": characteristics_dict(result.after[object_id]),
-            }
-            for result, steps in layering.history(object_id)
-        ]
+        entry["layers"] = []
+        for result, steps in layering.history(object_id):
+            shown = steps if full else steps[:EFFECTS_SHOWN]
+            entry["layers"].append(
+                {
+                    "layer": int(result.layer),
+                    "name": result.layer.label,
+                    "effects": [_history_step(step, names, full) for step in shown],
+                    "omitted": len(steps) - len(shown),
+                    "after": characteristics_dict(result.after[object_id]),
+                }
+            )
         characteristics[object_id] = entry
     return {
         "characteristics": characteristics,
@@ -420,7 +459,7 @@ def layering_dict(layering) -> dict[str, Any]:
             {
                 "layer": int(result.layer),
                 "name": result.layer.label,
-                "steps": [step_dict(step, names) for step in result.steps],
+                "steps": [_layer_step(step, names, full) for step in result.steps],
             }
             for result in layering.layers
         ],
@@ -468,8 +507,15 @@ def stopped_dict(number: int, stopped, texts: dict[str, Rule], names: dict[str, 
     }
 
 
-def check_dict(report: CheckReport) -> dict[str, Any]:
-    """``check``: the scenario's state-based effects (see docs/reference/json.md for the shape)."""
+def check_dict(report: CheckReport, full_trace: bool = False) -> dict[str, Any]:
+    """``check``: the scenario's state-based effects (see docs/reference/json.md for the shape);
+    the layers' trace summarised unless ``full_trace`` (:func:`layering_dict`; ``trace`` says
+    which). Raises :class:`rules_kb.checker.report.TraceTooLargeError` for a full trace
+    beyond :data:`rules_kb.checker.report.FULL_TRACE_LIMIT`."""
+    if full_trace:
+        from rules_kb.checker.report import check_trace_size  # deferred: the checker, for check alone
+
+        check_trace_size(report.layering)
     resolution = report.resolution
     outcome = resolution.outcome
     names = {obj.id: obj.name for obj in resolution.initial.objects}
@@ -495,7 +541,8 @@ def check_dict(report: CheckReport) -> dict[str, Any]:
             {"number": number, "edition": rule.edition, "text": rule.text, "source": source_dict(rule.source)}
             for number, rule in report.texts.items()
         ],
-        **layering_dict(report.layering),
+        **layering_dict(report.layering, full_trace),
+        "trace": "complète" if full_trace else "résumée",
         "switch_ruling": ruling_dict(report.switch_ruling) if report.switch_ruling else None,
     }
 

@@ -54,6 +54,7 @@ from dataclasses import fields as dataclass_fields
 
 from rules_kb.checker import counting
 from rules_kb.checker import subtypes as kinds
+from rules_kb.checker.budget import spend
 from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed, retyped
 from rules_kb.checker.editions import EDITIONS, Edition
 from rules_kb.checker.effects import (
@@ -835,6 +836,7 @@ def dependencies(
         for b, fields in writes.items():
             if b == a or not _meets(reads, fields):
                 continue
+            spend()
             if b not in after:
                 current_b = currents[b]
                 after[b], touched[b] = _apply(current_b, current_b.effect.operations_in(layer), state, values)
@@ -1029,6 +1031,7 @@ class _LayerRun:
         remaining = [key for key in keys if operations(key)[1]]
         waited: dict[tuple, set[tuple]] = {}
         while remaining:
+            spend()
             alive = []
             for key in remaining:
                 current, ops = operations(key)

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules_kb.checker.budget import CHECK_SECONDS, limited
 from rules_kb.checker.characteristics import Characteristics
 from rules_kb.checker.editions import EDITIONS, Edition, UnsupportedEditionError
 from rules_kb.checker.layers import Layering, StepKind
@@ -24,7 +25,7 @@ from rules_kb.checker.state_based import Event, Resolution, run
 from rules_kb.core.errors import Remedy, RulesKbError
 from rules_kb.core.model import RecordKind, Rule, Ruling
 from rules_kb.core.numbers import RuleNumber, RuleNumberError
-from rules_kb.core.text import shortened
+from rules_kb.core.text import shortened, spaced
 from rules_kb.core.vocabulary import CardType
 from rules_kb.loader import KnowledgeBase
 
@@ -92,12 +93,16 @@ def check(kb: KnowledgeBase, scenario: Scenario | str | os.PathLike[str], editio
     return check_scenario(kb, scenario, edition)
 
 
-def check_scenario(kb: KnowledgeBase, scenario: Scenario, edition: str | None = None) -> CheckReport:
+def check_scenario(
+    kb: KnowledgeBase, scenario: Scenario, edition: str | None = None, seconds: float | None = CHECK_SECONDS
+) -> CheckReport:
     """Run the state-based effects on ``scenario`` and gather the texts of the
     rules applied. ``edition`` overrides the scenario's. Raises the errors of
-    :func:`choose_edition`."""
+    :func:`choose_edition`, and :class:`rules_kb.checker.budget.CheckTooLongError`
+    when the check takes more than ``seconds`` of CPU time (None: no limit)."""
     chosen = choose_edition(kb, scenario, edition)
-    resolution = run(scenario.state, chosen)
+    with limited(seconds):
+        resolution = run(scenario.state, chosen)
     layering = resolution.initial_layering
     steps = [step for result in layering.layers for step in result.steps]
     numbers = [number for step in steps for number in step.rules]
@@ -116,6 +121,38 @@ def check_scenario(kb: KnowledgeBase, scenario: Scenario, edition: str | None = 
     if any(step.kind is StepKind.SWITCH_LAST for step in steps):
         ruling = edition_ruling(kb, chosen)
     return CheckReport(scenario, resolution, dict(sorted(texts.items(), key=lambda item: _rule_order(item[0]))), ruling)
+
+
+#: The most object mentions a full trace may hold (:func:`trace_size`): about 10 MB of JSON.
+FULL_TRACE_LIMIT = 100_000
+
+
+class TraceTooLargeError(RulesKbError):
+    """A full trace asked for would name objects more than :data:`FULL_TRACE_LIMIT` times (``size``)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        super().__init__(
+            f"La trace complète de ce scénario nommerait {spaced(size)} fois un objet (au plus "
+            f"{spaced(FULL_TRACE_LIMIT)}) : demandez la trace résumée, qui montre les premiers effets de chaque "
+            "couche et compte les autres."
+        )
+
+
+def trace_size(layering: Layering) -> int:
+    """How many times a full trace of ``layering`` names an object: each effect of each
+    permanent's history with the objects it modified, and each step of each layer with its objects."""
+    size = sum(1 + len(step.objects) for result in layering.layers for step in result.steps)
+    for object_id in layering.printed:
+        size += sum(1 + len(step.objects) for _, steps in layering.history(object_id) for step in steps)
+    return size
+
+
+def check_trace_size(layering: Layering) -> None:
+    """Raise :class:`TraceTooLargeError` when a full trace of ``layering`` is beyond :data:`FULL_TRACE_LIMIT`."""
+    size = trace_size(layering)
+    if size > FULL_TRACE_LIMIT:
+        raise TraceTooLargeError(size)
 
 
 def _rule_order(number: str):

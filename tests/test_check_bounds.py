@@ -1,0 +1,100 @@
+"""Issue 38, point 1: a check cannot amplify. Its CPU time has a budget, and its answer's size
+is bounded: the layers' trace is summarised unless the full trace is asked for, up to a cap."""
+
+import json
+
+import pytest
+
+from rules_kb import serialize
+from rules_kb.checker.budget import CheckTooLongError, limited, spend
+from rules_kb.checker.report import FULL_TRACE_LIMIT, TraceTooLargeError, check_scenario, trace_size
+from rules_kb.checker.scenario import parse_scenario
+
+CRUSADE = """
+[[permanent]]
+id = "k{i}"
+name = "Croisade"
+controller = "Alice"
+card_types = ["enchantement"]
+colors = ["blanc"]
+timestamp = {i}
+
+  [[permanent.static]]
+  id = "b{i}"
+  text = "Toutes les créatures blanches gagnent +1/+1."
+  affects_all = {{ card_types = ["créature"], colors = ["blanc"] }}
+  modify_power_toughness = [1, 1]
+"""
+CREATURE = """
+[[permanent]]
+id = "w{i}"
+name = "W{i}"
+controller = "Alice"
+card_types = ["créature"]
+colors = ["blanc"]
+power = 1
+toughness = 1
+timestamp = {timestamp}
+"""
+
+
+def crusades(count: int, creatures: int) -> str:
+    """``count`` Crusades (418.5a's example card) and ``creatures`` white 1/1s: each Crusade gives each +1/+1."""
+    head = 'title = "Croisades"\nedition = "2004"\n\n[[player]]\nname = "Alice"\n'
+    return (
+        head
+        + "".join(CRUSADE.format(i=i + 1) for i in range(count))
+        + "".join(CREATURE.format(i=i, timestamp=count + i + 1) for i in range(creatures))
+    )
+
+
+@pytest.fixture(scope="module")
+def heavy(kb):
+    """The campaign's 92 KB body: 100 Crusades and 400 white creatures."""
+    text = crusades(100, 400)
+    assert 85_000 < len(text.encode()) < 100_000
+    return check_scenario(kb, parse_scenario(text, "croisades"))
+
+
+def test_the_amplifying_scenario_answers_within_5_mb(heavy):
+    """418.5a: each creature is 1/1 + 100 × (+1/+1) = 101/101; the answer stays small."""
+    data = serialize.check_dict(heavy)
+    assert {(p["power"], p["toughness"]) for p in data["final"]["permanents"] if p["id"].startswith("w")} == {
+        (101, 101)
+    }
+    assert len(json.dumps(data, ensure_ascii=False).encode()) < 5_000_000
+    assert data["trace"] == "résumée"
+    history = data["characteristics"]["w0"]["layers"]
+    (layer6,) = [layer for layer in history if layer["layer"] == 6]
+    assert len(layer6["effects"]) == serialize.EFFECTS_SHOWN and layer6["omitted"] == 100 - serialize.EFFECTS_SHOWN
+    assert "objects" not in layer6["effects"][0]
+    step = next(layer for layer in data["layers"] if layer["layer"] == 6)["steps"][0]
+    assert len(step["objects"]) == serialize.OBJECTS_SHOWN and step["omitted_objects"] == 400 - serialize.OBJECTS_SHOWN
+
+
+def test_a_full_trace_beyond_the_cap_is_a_french_error(heavy):
+    assert trace_size(heavy.layering) > FULL_TRACE_LIMIT
+    with pytest.raises(TraceTooLargeError, match="demandez la trace résumée"):
+        serialize.check_dict(heavy, full_trace=True)
+
+
+def test_a_small_scenario_gives_its_full_trace(kb):
+    report = check_scenario(kb, parse_scenario(crusades(2, 3), "petit"))
+    full = serialize.check_dict(report, full_trace=True)
+    assert full["trace"] == "complète"
+    (layer6,) = [layer for layer in full["characteristics"]["w0"]["layers"] if layer["layer"] == 6]
+    assert len(layer6["effects"]) == 2 and layer6["effects"][0]["objects"] == ["w0", "w1", "w2"]
+    assert layer6["omitted"] == 0
+
+
+def test_a_check_beyond_its_cpu_budget_stops_with_a_french_error(kb):
+    with pytest.raises(CheckTooLongError, match="a dépassé 0,01 s de calcul"):
+        check_scenario(kb, parse_scenario(crusades(100, 400), "croisades"), seconds=0.01)
+
+
+def test_budgets_nest_the_sooner_deadline_wins():
+    with limited(100.0), limited(0.0), pytest.raises(CheckTooLongError):
+        for _ in range(10_000_000):
+            spend()
+    with limited(None):
+        spend()  # no budget: never raises
