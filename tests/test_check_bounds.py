@@ -98,3 +98,10 @@ def test_budgets_nest_the_sooner_deadline_wins():
             spend()
     with limited(None):
         spend()  # no budget: never raises
+
+
+def test_a_scenario_opening_with_a_byte_order_mark_is_read(kb):
+    """Issue 38, point 8: a valid scenario sent with a UTF-8 BOM (Notepad's) is read, as a file is."""
+    text = "\ufeff" + crusades(1, 1)
+    report = check_scenario(kb, parse_scenario(text, "bom"))
+    assert report.layering.final["w0"].power == 2

@@ -1346,8 +1346,11 @@ def parse_scenario(text: str, path: str = "") -> Scenario:
 
     Returns a :class:`Scenario`; raises :class:`ScenarioError`, also before
     parsing for a text over :data:`MAX_BYTES` characters, nested too deep,
-    with a line too long, or with over :data:`MAX_OBJECTS` objects.
+    with a line too long, or with over :data:`MAX_OBJECTS` objects. A
+    byte-order mark opening the text (what Windows editors write at the start
+    of a UTF-8 file, read as U+FEFF) is left out, as a file read from disk.
     """
+    text = text.removeprefix("\ufeff")
     _refuse_oversized(text, path)
     return _Reader(text, path).read()
 
