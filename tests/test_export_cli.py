@@ -101,3 +101,15 @@ def test_user_errors_are_french_with_exit_code_1(run_cli, tmp_path):
         assert "Traceback" not in result.stderr
     error = run_cli("export", "999", "--json").json()
     assert "Aucune règle" in error["error"]["message"]
+
+
+def test_an_output_named_as_a_folder_is_no_file_name(run_cli, tmp_path, monkeypatch):
+    """Issue 38, point 8: « -o livre/ » names a folder; an excerpt is one file, so nothing is
+    written (Path would drop the slash and write a file « livre »), and the book goes into it."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("export", "420.5c", "-o", "livre/")
+    assert result.exit_code == 1 and "« livre/ » se termine par « / » : c'est un nom de dossier" in result.stderr
+    assert not (tmp_path / "livre").exists()
+    book = run_cli("export", "--all", "--format", "html", "-o", "livre/")
+    assert book.exit_code == 0, book.stderr
+    assert (tmp_path / "livre" / "index.html").is_file()

@@ -53,9 +53,14 @@ def check_file_target(
     """``path`` as a :class:`~pathlib.Path` if a file may be written there.
 
     A symbolic link is followed (the file it leads to is the target).
-    Raises ``error`` (French message) when it is a folder, a dangling link,
-    a special file (device, pipe), or an existing file and not ``force``.
+    Raises ``error`` (French message) when it is a folder, or named as one
+    (ending with a slash: ``Path`` would drop it and write a file ``livre``
+    for ``livre/``), a dangling link, a special file (device, pipe), or an
+    existing file and not ``force``.
     """
+    written = os.fspath(path)
+    if written.endswith(("/", os.sep)):
+        raise error(f"« {written} » se termine par « / » : c'est un nom de dossier ; donnez un nom de fichier.")
     target = _through_link(Path(path), error)
     if target.is_dir():
         raise error(f"« {target} » est un dossier ; donnez un nom de fichier.")
