@@ -430,3 +430,12 @@ def test_a_rule_shows_its_edition_and_links_to_its_other_editions(client):
     faq = " ".join(client.get("/regle/502.16").text.replace("\xa0", " ").split())
     assert "Version 2006-faq : FAQ Spirale temporelle (18 août 2006)" in faq
     assert 'href="/regle/502.16?edition=2006-faq"' in faq
+
+
+def test_a_405_says_which_methods_the_address_takes(client):
+    """Issue 38, point 4: a 405 carries its Allow header (RFC 9110, 15.5.6), on the API and the pages."""
+    for method, url, allowed in (("delete", "/api/search?q=x", {"GET", "HEAD"}), ("put", "/api/check", {"POST"}),
+                                 ("post", "/regle/420.5c", {"GET", "HEAD"})):  # fmt: skip
+        answer = getattr(client, method)(url)
+        assert answer.status_code == 405 and set(answer.headers["allow"].replace(" ", "").split(",")) == allowed
+        assert answer.headers["x-content-type-options"] == "nosniff"

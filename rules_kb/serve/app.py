@@ -136,8 +136,15 @@ def create_app(kb):
         if request.url.path.startswith("/api/") or request.url.path == "/api":
             wording = {404: _unknown_api(),
                        405: "Méthode non permise sur cette adresse."}.get(error.status_code, str(error.detail))  # fmt: skip
-            return Response(error_body("HTTPError", wording), error.status_code, media_type="application/json")
-        return pages.error_page(request, error.status_code)
+            return Response(
+                error_body("HTTPError", wording),
+                error.status_code,
+                headers=error.headers,
+                media_type="application/json",
+            )
+        page = pages.error_page(request, error.status_code)
+        page.headers.update(error.headers or {})  # a 405's Allow (RFC 9110, 15.5.6)
+        return page
 
     def server_error(request, error: Exception):
         return Response(error_body("InternalError", "Erreur interne du serveur."), 500, media_type="application/json")
