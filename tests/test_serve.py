@@ -439,3 +439,21 @@ def test_a_405_says_which_methods_the_address_takes(client):
         answer = getattr(client, method)(url)
         assert answer.status_code == 405 and set(answer.headers["allow"].replace(" ", "").split(",")) == allowed
         assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_500_carries_the_security_headers(kb, monkeypatch):
+    """Issue 38, point 4: an unexpected failure is answered outside the middleware, headers included."""
+    from starlette.testclient import TestClient
+
+    from rules_kb.serve import api
+    from rules_kb.serve.app import SECURITY_HEADERS, create_app
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(api._ANSWERS, "show", broken)
+    answer = TestClient(create_app(kb), raise_server_exceptions=False).get("/api/rules/420.5c")
+    assert answer.status_code == 500 and answer.json()["error"]["message"] == "Erreur interne du serveur."
+    assert "boom" not in answer.text
+    for name, value in SECURITY_HEADERS:
+        assert answer.headers[name.decode()] == value.decode()

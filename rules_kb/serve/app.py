@@ -147,7 +147,14 @@ def create_app(kb):
         return page
 
     def server_error(request, error: Exception):
-        return Response(error_body("InternalError", "Erreur interne du serveur."), 500, media_type="application/json")
+        # Starlette answers an unexpected failure outside the middleware (Guard): its headers are added here
+        headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+        return Response(
+            error_body("InternalError", "Erreur interne du serveur."),
+            500,
+            headers=headers,
+            media_type="application/json",
+        )
 
     app = Starlette(
         routes=[*api.routes(), *verifier.routes(), *pages.routes()],
