@@ -457,3 +457,24 @@ def test_a_500_carries_the_security_headers(kb, monkeypatch):
     assert "boom" not in answer.text
     for name, value in SECURITY_HEADERS:
         assert answer.headers[name.decode()] == value.decode()
+
+
+def test_only_the_hosts_the_server_was_started_for_are_answered(kb):
+    """Issue 38, point 5: DNS rebinding. A Host the server was not started for is a 400 (French
+    JSON); loopback names and the names given are answered; no redirect names a host."""
+    from starlette.testclient import TestClient
+
+    from rules_kb.serve.app import create_app
+
+    guarded = TestClient(create_app(kb, allowed_hosts=["regles.club.example", "192.168.1.20"]))
+    for host in ("localhost:8000", "127.0.0.1", "[::1]:8000", "REGLES.club.example", "192.168.1.20:8000"):
+        assert guarded.get("/api/rules/420.5c", headers={"host": host}).status_code == 200, host
+    for host in ("evil.example", "evil.example:8000", "", "127.0.0.1.evil.example"):
+        refused = guarded.get("/api/rules/420.5c", headers={"host": host})
+        assert refused.status_code == 400, host
+        assert refused.json()["error"]["type"] == "BadHost" and "non reconnu" in refused.json()["error"]["message"]
+        assert refused.headers["x-frame-options"] == "DENY"
+    moved = guarded.get("/aller?q=420.5c", headers={"host": "localhost"}, follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"].startswith("/")
+    slash = guarded.get("/glossaire/", headers={"host": "localhost"}, follow_redirects=False)
+    assert slash.status_code == 404 and "location" not in slash.headers

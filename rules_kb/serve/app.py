@@ -8,20 +8,35 @@ too large before the application reads it (a query string or path beyond
 :data:`MAX_BODY` bytes: 413) and puts the security headers
 (:data:`SECURITY_HEADERS`: a strict ``Content-Security-Policy``, no
 sniffing, no framing, no referrer) on every response. Nothing is written
-to disk.
+to disk. ``GET /healthz`` says the process is up, its corpus loaded
+(:func:`health`), for a load balancer.
+
+:func:`run` serves in this process; :func:`run_workers` in several worker
+processes (uvicorn's supervisor), each opening its own knowledge base and
+embedding model (:func:`worker_app`), all on the one socket bound by
+:func:`listening_socket`.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import ipaddress
 import json
+import os
 import socket
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
+from rules_kb import loader
+from rules_kb.core.errors import RulesKbError
 from rules_kb.serve import api, pages, verifier
 
 #: The most bytes a request body may hold (a scenario takes a few kilobytes).
@@ -64,17 +79,41 @@ class _TooLarge(Exception):
     """The body went beyond :data:`MAX_BODY` while the application read it."""
 
 
-class Guard:
-    """ASGI middleware: the size limits (413, 414, answered as the JSON error
-    shape) and :data:`SECURITY_HEADERS` on every response."""
+#: The names of this computer a browser on it uses: always answered.
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
-    def __init__(self, app) -> None:
+
+def host_name(header: bytes) -> str:
+    """The host of a ``Host`` header, lowercased, without its port nor an IPv6
+    address's brackets (``b"[::1]:8000"`` → ``"::1"``); ``""`` when unreadable."""
+    try:
+        text = header.decode("ascii").strip().lower()
+    except UnicodeDecodeError:
+        return ""
+    if text.startswith("["):
+        return text[1:].partition("]")[0]
+    return text.rpartition(":")[0] if text.count(":") == 1 else text
+
+
+class Guard:
+    """ASGI middleware: the ``Host`` header checked against ``allowed_hosts``
+    (None: any; a web page elsewhere must not reach the API by renaming a
+    host, « DNS rebinding »: a 400), the size limits (413, 414, answered as the
+    JSON error shape) and :data:`SECURITY_HEADERS` on every response."""
+
+    def __init__(self, app, allowed_hosts: frozenset[str] | None = None) -> None:
         self.app = app
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if self.allowed_hosts is not None:
+            host = host_name(dict(scope.get("headers", ())).get(b"host", b""))
+            if host not in self.allowed_hosts:
+                await self._refuse(send, 400, "BadHost", _bad_host(host))
+                return
         path = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
         if len(scope.get("query_string", b"")) > MAX_QUERY or len(path) > MAX_PATH:
             await self._refuse(send, 414, "URITooLong", _TOO_LONG)
@@ -117,6 +156,15 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
+def _bad_host(host: str) -> str:
+    """The 400 of a ``Host`` the server was not started for."""
+    shown = f"« {host[:100]} »" if host else "absent ou illisible"
+    return (
+        f"Nom d'hôte {shown} non reconnu : ce serveur répond à ses adresses (localhost, 127.0.0.1, l'adresse "
+        "du réseau local affichée au démarrage) et aux noms donnés avec --allowed-host."
+    )
+
+
 #: The 414's message.
 _TOO_LONG = f"Adresse trop longue : {MAX_QUERY // 1024} Kio au plus de paramètres ; raccourcissez la question."
 
@@ -125,12 +173,19 @@ def _too_large() -> str:
     return f"Requête trop grande : {MAX_BODY // 1024} Kio au plus ; envoyez un scénario plus court."
 
 
-def create_app(kb):
+def create_app(kb, allowed_hosts=None):
     """The ASGI application serving ``kb`` (a :class:`rules_kb.loader.KnowledgeBase`,
     loaded once): the pages of :mod:`rules_kb.serve.pages` and the routes of
-    :mod:`rules_kb.serve.api`, behind :class:`Guard`. An address that
-    exists nowhere is a 404 (the JSON error shape under ``/api/``, a page
-    elsewhere); an unexpected failure a 500 without any detail."""
+    :mod:`rules_kb.serve.api`, behind :class:`Guard`, which answers only the
+    hosts ``allowed_hosts`` names (an iterable of names; None: any, for tests;
+    :data:`LOOPBACK_HOSTS` are always added). An address that exists nowhere
+    is a 404 (the JSON error shape under ``/api/``, a page elsewhere); an
+    unexpected failure a 500 without any detail. Redirects are relative: the
+    trailing slash one of Starlette's router, which builds its ``Location``
+    from the ``Host`` header, is off."""
+    hosts = (
+        None if allowed_hosts is None else frozenset(LOOPBACK_HOSTS | {host_name(h.encode()) for h in allowed_hosts})
+    )
 
     def http_error(request, error: HTTPException):
         if request.url.path.startswith("/api/") or request.url.path == "/api":
@@ -157,12 +212,29 @@ def create_app(kb):
         )
 
     app = Starlette(
-        routes=[*api.routes(), *verifier.routes(), *pages.routes()],
-        middleware=[Middleware(Guard)],
+        routes=[Route("/healthz", health, methods=["GET"]), *api.routes(), *verifier.routes(), *pages.routes()],
+        middleware=[Middleware(Guard, allowed_hosts=hosts)],
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
+    app.router.redirect_slashes = False
     app.state.kb = kb
     return app
+
+
+def health(request) -> JSONResponse:
+    """``GET /healthz``: ``{"status": "ok", "pid", "fingerprint", "read_only"}``, 200.
+
+    A process answers only once its knowledge base is loaded and warm
+    (:func:`create_app` is given it loaded; until then the connection waits
+    on the listening socket), so there is no « not ready » answer: a load
+    balancer's probe that gets no answer in time finds the process not ready.
+    ``pid`` tells the worker processes apart, ``fingerprint`` (the cache's,
+    :func:`rules_kb.loader.fingerprint`) that replicas serve the same corpus
+    and code, ``read_only`` whether the cache is read without writing."""
+    kb = request.app.state.kb
+    return JSONResponse(
+        {"status": "ok", "pid": os.getpid(), "fingerprint": kb.fingerprint, "read_only": bool(kb.read_only)}
+    )
 
 
 def warm_up(kb) -> None:
@@ -214,9 +286,110 @@ def listening_socket(host: str, port: int):
     return sock
 
 
+#: uvicorn's settings, for one process or several.
+_UVICORN = {"log_level": "warning", "access_log": False, "lifespan": "off", "server_header": False}
+
+
 def run(app, sock) -> None:
     """Serve ``app`` with uvicorn on the bound ``sock`` until interrupted (Ctrl+C)."""
     import uvicorn  # deferred: uvicorn (and Click with it) only when the server runs; tests build the app alone
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", server_header=False)
+    config = uvicorn.Config(app, workers=1, **_UVICORN)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+#: The most worker processes :func:`run_workers` starts: twice the cores, 16 at most (each holds
+#: its own knowledge base and embedding model, about 150 MiB; more processes than cores only wait).
+MAX_WORKERS = max(2, min(16, 2 * (os.cpu_count() or 1)))
+#: How long (seconds) a worker may take to open its knowledge base and warm up.
+WORKER_START = 120.0
+#: The exit code of a worker that could not open its knowledge base (uvicorn's for a failed start).
+START_FAILED = 3
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerPlan:
+    """What each worker process opens (:func:`worker_app`): the corpus folder
+    ``corpus`` (as the parent process found it), the cache folder ``cache``
+    (``None``: ``$RULES_KB_HOME`` or the user's), and whether that cache is
+    read without writing (``read_only``, as the parent decided)."""
+
+    corpus: str
+    cache: str | None
+    read_only: bool
+
+
+def worker_app(plan: WorkerPlan, ready=None):
+    """The application of one worker process, made in that process (uvicorn's
+    factory): its own knowledge base opened as ``plan`` says, warmed up
+    (:func:`warm_up`), then ``ready`` (a semaphore of the parent's) released.
+    A knowledge base that cannot be opened ends the process: its French
+    message on stderr, exit code :data:`START_FAILED`."""
+    try:
+        kb = loader.open(plan.corpus, cache=plan.cache, read_only=plan.read_only)
+    except RulesKbError as error:
+        print(f"rules-kb serve (processus {os.getpid()}) : {error}", file=sys.stderr, flush=True)
+        sys.exit(START_FAILED)
+    warm_up(kb)
+    app = create_app(kb)
+    if ready is not None:
+        ready.release()
+    return app
+
+
+def run_workers(plan: WorkerPlan, sock, count: int, started: Callable[[], None]) -> str:
+    """Serve on the bound ``sock`` from ``count`` worker processes until
+    interrupted (Ctrl+C, or SIGTERM to this process): uvicorn's supervisor
+    starts them (``spawn``: a new interpreter each, never a fork of this one),
+    each runs :func:`worker_app` on ``plan`` and accepts connections on the
+    one socket; a worker that dies is replaced. ``started()`` is called once
+    every worker is ready. On Ctrl+C or SIGTERM every worker stops, its
+    requests answered first. Returns ``""``, or why the workers did not all
+    start (:func:`_await_workers`: ``"died"``, its message on stderr, or
+    ``"slow"``); the others are then stopped."""
+    import multiprocessing  # deferred: these modules only when several processes serve
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    ready = multiprocessing.get_context("spawn").Semaphore(0)
+    config = uvicorn.Config(functools.partial(worker_app, plan, ready), factory=True, workers=count, **_UVICORN)
+    failed = []
+
+    class Supervisor(Multiprocess):
+        def init_processes(self) -> None:
+            super().init_processes()
+            why = _await_workers(self, ready, count)
+            if not why:
+                started()
+            elif why != "interrupted":  # stop the others (interrupted: the supervisor's loop stops them)
+                failed.append(why)
+                self.should_exit.set()
+
+    if "target" in inspect.signature(Multiprocess).parameters:  # an older uvicorn: the target is given
+        supervisor = Supervisor(config, target=uvicorn.Server(config).run, sockets=[sock])
+    else:
+        supervisor = Supervisor(config, sockets=[sock])
+    supervisor.run()
+    return failed[0] if failed else ""
+
+
+def _await_workers(supervisor, ready, count: int) -> str:
+    """``""`` once the ``count`` workers of ``supervisor`` all said they are ready
+    (``ready`` released), else why not: ``"interrupted"`` (a signal, Ctrl+C, waits
+    for the supervisor's loop), ``"died"`` (a worker ended first) or ``"slow"``
+    (not all ready within :data:`WORKER_START` seconds)."""
+    import time  # deferred: as run_workers'
+
+    deadline = time.monotonic() + WORKER_START
+    waiting = count
+    while waiting:
+        if ready.acquire(timeout=0.1):
+            waiting -= 1
+        elif getattr(supervisor, "signal_queue", ()):
+            return "interrupted"
+        elif any(getattr(process, "process", process).exitcode is not None for process in supervisor.processes):
+            return "died"
+        elif time.monotonic() > deadline:
+            return "slow"
+    return ""
