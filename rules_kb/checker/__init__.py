@@ -12,5 +12,9 @@ the rules say and cited from the corpus.
 - :mod:`rules_kb.checker.state_based`: one function per state-based effect,
   the simultaneous performing and the repeated check (420.3);
 - :mod:`rules_kb.checker.report`: a scenario run against the corpus, with
-  the rules' texts; the bundled examples.
+  the rules' texts; the bundled examples;
+- :mod:`rules_kb.checker.budget`: the CPU time a check may take;
+- :mod:`rules_kb.checker.board`: a board described by form fields (the
+  verifier's taps) ⇄ a scenario, with a catalogue of common effects;
+- :mod:`rules_kb.checker.scenario_writer`: a scenario → TOML.
 """
