@@ -3,12 +3,13 @@
 Usage (from the project root, after ``pip install -e .``)::
 
     python bench/serve_load.py                        # 2,000 requests, 20 clients: the table
+    python bench/serve_load.py --workers 2            # the same against ``rules-kb serve --workers 2``
     python bench/serve_load.py --requests 5000 --clients 50 --json
     python bench/serve_load.py --check                # exit code 1 when a target is missed or a request failed
 
-The server runs as a user runs it: ``rules-kb serve`` in a subprocess on a
-free loopback port (its cache in a temporary RULES_KB_HOME, built before the
-timing). Two measures follow:
+The server runs as a user runs it: ``rules-kb serve`` (``--workers N``) in a
+subprocess on a free loopback port (its cache in a temporary RULES_KB_HOME,
+built before the timing). Two measures follow:
 
 1. *warm latency*: one client, each kind of request in turn (``show``,
    ``define``, ``search``, ``ask``, ``check``), 30 times each: p50/p95 by
@@ -18,7 +19,8 @@ timing). Two measures follow:
    ``--clients`` threads, each with its own keep-alive ``http.client``
    connection: p50/p95/p99 over all, by kind, the errors (any status other
    than 200, any exception; the target is zero), requests per second and
-   the server's resident memory (VmRSS) before and after.
+   the server's resident memory (VmRSS, its worker processes included) before
+   and after.
 """
 
 from __future__ import annotations
@@ -67,14 +69,18 @@ def _free_port() -> int:
 
 
 def _rss_kib(pid: int) -> int:
-    """The resident memory of process ``pid`` in KiB (Linux ``/proc``; 0 elsewhere)."""
+    """The resident memory of process ``pid`` and of its children, in KiB (Linux ``/proc``; 0 elsewhere)."""
+    total = 0
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+                total += int(line.split()[1])
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += _rss_kib(int(child))
     except OSError:
         pass
-    return 0
+    return total
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -82,13 +88,13 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))] if ordered else 0.0
 
 
-def _start(port: int, home: str) -> subprocess.Popen:
+def _start(port: int, home: str, workers: int = 1) -> subprocess.Popen:
     script = Path(sys.executable).with_name("rules-kb")
     env = {**os.environ, "RULES_KB_HOME": home}
     subprocess.run([str(script), "index"], env=env, check=True, capture_output=True)
-    server = subprocess.Popen([str(script), "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)  # fmt: skip
-    server.stdout.readline()  # printed once the corpus is loaded and warm
+    server = subprocess.Popen([str(script), "serve", "--port", str(port), "--workers", str(workers)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    server.stdout.readline()  # printed once the corpus is loaded and warm (in every worker)
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -136,14 +142,14 @@ def _requests(count: int) -> list[tuple[str, tuple]]:
     return flat
 
 
-def measure(requests: int, clients: int) -> dict:
-    """Start a server, measure, stop it; the figures as a dict (see the module docstring)."""
+def measure(requests: int, clients: int, workers: int = 1) -> dict:
+    """Start a server (``workers`` processes), measure, stop it; the figures as a dict (see the module docstring)."""
     from rules_kb.checker.report import example
 
     MIX["check"] = [("POST", "/api/check", example("blessures-fatales").text.encode("utf-8"))]
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="rules-kb-serve-load-") as home:
-        server = _start(port, home)
+        server = _start(port, home, workers)
         try:
             rss_start = _rss_kib(server.pid)
             warm: dict[str, list[float]] = {}
@@ -177,6 +183,7 @@ def measure(requests: int, clients: int) -> dict:
     return {
         "requests": len(results),
         "clients": clients,
+        "workers": workers,
         "seconds": round(elapsed, 2),
         "per_second": round(len(results) / elapsed, 1),
         "errors": sum(1 for _, status, _ in results if status != 200),
@@ -213,14 +220,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=1, help="rules-kb serve --workers N")
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
     parser.add_argument("--check", action="store_true", help="exit code 1 when a target is missed")
     options = parser.parse_args(argv)
-    figures = measure(options.requests, options.clients)
+    figures = measure(options.requests, options.clients, options.workers)
     if options.json:
         print(json.dumps(figures, indent=2, ensure_ascii=False))
     else:
-        print(f"{figures['requests']} requêtes, {figures['clients']} clients, {figures['seconds']} s "
+        print(f"{figures['requests']} requêtes, {figures['clients']} clients, {figures['workers']} processus, "
+              f"{figures['seconds']} s "
               f"({figures['per_second']} req/s), erreurs : {figures['errors']}")  # fmt: skip
         print(f"toutes : p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms")
         for kind, values in figures["by_kind"].items():

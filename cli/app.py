@@ -102,14 +102,18 @@ def _fail(error: RulesKbError, as_json: bool) -> _Failed:
     return _Failed(1)
 
 
-def _open(options, rebuild: bool = False):
-    """The knowledge base of ``--corpus`` (built on first use, with a progress bar)."""
+def _open(options, rebuild: bool = False, read_only: bool | None = False):
+    """The knowledge base of ``--corpus`` (built on first use, with a progress bar), its
+    cache in ``--cache`` when the command has it; ``read_only`` as :func:`rules_kb.loader.open`'s."""
     # deferred: --help and completion load neither the rendering nor the library
     from cli import render
     from rules_kb import loader
 
     with render.build_progress() as progress:
-        return loader.open(options.corpus, progress=progress, rebuild=rebuild, given_as=CORPUS_OPTION)
+        return loader.open(
+            options.corpus, progress=progress, rebuild=rebuild, given_as=CORPUS_OPTION,
+            cache=getattr(options, "cache", None), read_only=read_only,
+        )  # fmt: skip
 
 
 def _respond(options, compute, to_json, show, rebuild: bool = False) -> int:
@@ -339,18 +343,37 @@ def export(options) -> int:
 
 
 def index(options) -> int:
-    """``index``: rebuild the cache."""
+    """``index``: rebuild the cache; with ``--cache``, a complete one in that folder
+    (:func:`rules_kb.loader.prepare`), which ``serve --read-only`` reads without writing."""
     # deferred: this command's own (see « the commands »)
     from cli import render
-    from rules_kb import inventory, serialize
+    from rules_kb import inventory, loader, serialize
 
-    return _respond(
-        options,
-        lambda kb: serialize.index_dict(inventory.summary(kb)),
-        lambda data: data,
-        render.index_summary,
-        rebuild=True,
-    )
+    prepared = []
+
+    def compute(kb):
+        if options.cache:
+            loader.prepare(kb)
+            prepared.append(True)
+        return serialize.index_dict(inventory.summary(kb))
+
+    code = _respond(options, compute, lambda data: data, render.index_summary, rebuild=True)
+    if prepared and not options.json:
+        sys.stdout.write(
+            french_spaces(
+                "Index des expressions entre guillemets écrit : ce cache est complet, prêt à servir sans rien y "
+                f"écrire (rules-kb serve --cache {_quoted(options.cache)} --read-only)."
+            )
+            + "\n"
+        )
+    return code
+
+
+def _quoted(path: str) -> str:
+    """``path`` as a shell reads it back (quoted when it holds spaces or quotes)."""
+    import shlex  # deferred: serve and index alone
+
+    return shlex.quote(path)
 
 
 def corpus_list(options) -> int:
@@ -408,13 +431,20 @@ def mcp(options) -> int:
 
 
 def serve(options) -> int:
-    """``serve``: the web app and its JSON API, on the corpus opened once."""
+    """``serve``: the web app and its JSON API, on the corpus opened once, in
+    this process or, with ``--workers N``, in each of N worker processes; the
+    cache read without writing with ``--read-only`` or when its folder is read-only."""
     # deferred: this command's own (see « the commands »): the web server
     from cli import render
+    from rules_kb import loader
     from rules_kb.serve import app as web
 
+    _check_workers(options.workers, web.MAX_WORKERS)
     try:
-        kb = _open(options)
+        kb = _open(options, read_only=True if options.read_only else None)
+    except loader.PreparedCacheError as error:
+        render.error(_prepare_hint(error, options))
+        return 1
     except RulesKbError as error:
         raise _fail(error, False) from None
     try:
@@ -434,10 +464,50 @@ def serve(options) -> int:
             )
         render.error(f"Impossible d'écouter sur {options.host}, port {options.port} : {reason}. {hint}")
         return 1
-    web.warm_up(kb)
+    if options.workers == 1:
+        web.warm_up(kb)
+        _announce(options, kb.cache_dir if kb.read_only else None)
+        web.run(web.create_app(kb), sock)
+        return 0
+    plan = web.WorkerPlan(kb.folder, options.cache, kb.read_only)
+    read_only = kb.cache_dir if kb.read_only else None
+    kb.close()  # each worker opens its own
+    why = web.run_workers(plan, sock, options.workers, lambda: _announce(options, read_only))
+    if why:
+        render.error(
+            "Un processus du serveur s'est arrêté avant d'être prêt (son message est au-dessus) : serveur arrêté."
+            if why == "died"
+            else f"Les processus du serveur ne sont pas prêts après {web.WORKER_START:.0f} s : serveur arrêté. "
+            "Essayez moins de processus (--workers)."
+        )
+        return 1
+    return 0
+
+
+def _check_workers(count: int, most: int) -> None:
+    """Raise a usage error (exit code 2) unless ``count`` worker processes are within 1 to ``most``."""
+    if 1 <= count <= most:
+        return
+    import click  # deferred: Click is imported after cli.french.install() (cli.commands), never before
+
+    cores = os.cpu_count() or 1
+    raise click.BadParameter(
+        f"{count} processus : de 1 à {most} sur cet ordinateur (deux par cœur, {cores} cœur{'s' if cores > 1 else ''} "
+        f"ici ; 16 au plus). Essayez --workers {min(2, most)}.",
+        ctx=click.get_current_context(),
+        param_hint="'--workers' / '-w'",
+    )
+
+
+def _announce(options, read_only) -> None:
+    """Say where the server answers (and on the local network, with a warning,
+    beyond this computer), and which cache folder it reads without writing (``read_only``, or None)."""
     where = f"[{options.host}]" if ":" in options.host else options.host
     shown = "127.0.0.1" if where in ("0.0.0.0", "[::]") else where
-    sys.stdout.write(french_spaces(f"rules-kb : http://{shown}:{options.port}/ (Ctrl+C pour arrêter)") + "\n")
+    many = f"{options.workers} processus ; " if options.workers > 1 else ""
+    sys.stdout.write(french_spaces(f"rules-kb : http://{shown}:{options.port}/ ({many}Ctrl+C pour arrêter)") + "\n")
+    from rules_kb.serve import app as web  # deferred: loaded already by serve
+
     if not web.is_loopback(options.host):
         lan = web.lan_address()
         if lan:
@@ -445,9 +515,20 @@ def serve(options) -> int:
         sys.stderr.write(
             french_spaces("Attention : le serveur est ouvert à tout le réseau local, sans mot de passe.") + "\n"
         )
+    if read_only is not None:
+        sys.stdout.write(french_spaces(f"Cache lu sans rien y écrire : « {read_only} ».") + "\n")
     sys.stdout.flush()
-    web.run(web.create_app(kb), sock)
-    return 0
+
+
+def _prepare_hint(error, options) -> str:
+    """The message of a prepared cache that cannot serve (:class:`rules_kb.loader.PreparedCacheError`), with the
+    command that prepares it."""
+    corpus = f" --corpus {_quoted(options.corpus)}" if options.corpus else ""
+    return (
+        f"{error} Préparez-le, dans un dossier où l'on peut écrire, avec « rules-kb index --cache "
+        f"{_quoted(error.path)}{corpus} » (même corpus, même version de rules-kb que le serveur), "
+        "puis servez-le tel quel."
+    )
 
 
 def completion(options) -> int:

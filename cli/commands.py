@@ -197,13 +197,25 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
                                           "depuis un téléphone du réseau local (à défaut : 127.0.0.1, cet ordinateur seul).",
                                           show_default=False)] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", "-p", metavar="PORT", min=1, max=65535, help="Port d'écoute.")] = 8000,
+        workers: Annotated[int, typer.Option("--workers", "-w", metavar="N", help="Nombre de processus qui répondent, "
+                                             "chacun avec son corpus et son modèle chargés : les questions de clients "
+                                             "différents sont traitées en parallèle (de 1 à deux par cœur, 16 au plus).")] = 1,
+        cache: Annotated[str | None, typer.Option("--cache", metavar="DOSSIER", help="Dossier du cache ; à défaut, la "
+                                                  "variable RULES_KB_HOME, sinon le cache de l'utilisateur.",
+                                                  show_default=False)] = None,
+        read_only: Annotated[bool, typer.Option("--read-only", help="Lire le cache sans rien y écrire : il doit avoir été "
+                                                "préparé par « rules-kb index --cache DOSSIER » (de même, sans l'option, "
+                                                "quand le dossier du cache est en lecture seule).")] = False,
         corpus: Annotated[str | None, corpus_option] = None,
     ) -> None:  # fmt: skip
         """L'application web locale (pages en français, pour téléphone et ordinateur, sans rien charger d'Internet)
         et son API JSON, dont les réponses ont les formes de --json : /api/rules/420.5c, /api/define?term=…,
-        /api/search?q=…, /api/ask?q=…, POST /api/check. Le corpus est chargé une fois ; Ctrl+C arrête le serveur."""
+        /api/search?q=…, /api/ask?q=…, POST /api/check ; /healthz pour un répartiteur de charge. Le corpus est chargé
+        une fois (par processus) ; Ctrl+C arrête le serveur."""
         collecting()
-        raise Handled(handlers["serve"](SimpleNamespace(host=host, port=port, corpus=corpus, json=False)))
+        options = SimpleNamespace(host=host, port=port, workers=workers, cache=cache, read_only=read_only, corpus=corpus,
+                                  json=False)  # fmt: skip
+        raise Handled(handlers["serve"](options))
 
     def mcp_command(corpus: Annotated[str | None, corpus_option] = None) -> None:
         """Serveur MCP sur l'entrée et la sortie standard, à déclarer dans un assistant (Claude Desktop, Claude
@@ -222,7 +234,8 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
         raise Handled(handlers["completion"](SimpleNamespace(shell=shell.value)))
 
     serve_command.summary = "L'application web locale et son API JSON."
-    serve_command.examples = ("serve", "serve --port 8080", "serve --host 0.0.0.0")
+    serve_command.examples = ("serve", "serve --port 8080", "serve --host 0.0.0.0", "serve --workers 2",
+                              "serve --cache cache-servi/ --read-only")  # fmt: skip
     mcp_command.summary = "Serveur MCP (entrée et sortie standard) pour les assistants."
     mcp_command.examples = ("mcp", "mcp --corpus mon-corpus/")
     completion_command.summary = "Le script de complétion de rules-kb pour bash, zsh ou fish."

@@ -16,6 +16,12 @@ fingerprint of a corpus is remembered in ``<cache>/stamps/`` with the size
 and modification time of every file it covers, and computed again only when
 one of them changed (as Python does for its bytecode).
 
+A cache can also be prepared ahead in a chosen folder (``open(cache=…,
+rebuild=True)``, then :func:`prepare`) and read from there without writing
+anything (``open(cache=…, read_only=True)``, or ``read_only=None``: when the
+folder is read-only, :func:`read_only_folder`): no stamp, no build, no index
+written later; a cache that does not fit raises :class:`PreparedCacheError`.
+
 The :class:`KnowledgeBase` is the one way down to the cache: records by key,
 and every engine of :mod:`rules_kb.engines` as a typed property, read from the
 cache (or the package's data) when first asked for, once: the rule graph, the
@@ -81,18 +87,50 @@ def cache_root() -> Path:
     return Path(user_cache_dir("rules-kb", appauthor=False))
 
 
-def _unsafe(path: Path) -> str | None:
+def _unsafe(path: Path, root_trusted: bool = False) -> str | None:
     """Why the existing folder ``path`` is no safe cache folder (another
-    user may write in it: writable by all, or owned by another user), or None."""
+    user may write in it: writable by all, or owned by another user), or None.
+    With ``root_trusted``, a folder of root's is safe (a cache prepared by root,
+    read by a server that does not write: root could change anything anyway)."""
     try:
         stat = path.stat()
     except OSError:
         return None  # missing: created owner-only; unusable: the build says why
     if stat.st_mode & 0o002:
         return "il est modifiable par tous les utilisateurs"
-    if hasattr(os, "geteuid") and stat.st_uid != os.geteuid():
+    if hasattr(os, "geteuid") and stat.st_uid != os.geteuid() and not (root_trusted and stat.st_uid == 0):
         return "il appartient à un autre utilisateur"
     return None
+
+
+def read_only_folder(folder: Path) -> bool:
+    """Whether the existing folder ``folder`` is to be read without writing: no
+    one may write in it (``chmod -R a-w``: read-only for root too, whom the
+    permissions do not stop), this process may not, or its file system is
+    mounted read-only. A missing folder is not (the build creates it)."""
+    try:
+        stat = folder.stat()
+    except OSError:
+        return False
+    if not stat.st_mode & 0o222 or not os.access(folder, os.W_OK):
+        return True
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        return False
+
+
+class PreparedCacheError(IndexBuildError):
+    """A cache folder to be read without writing (:func:`open` with
+    ``read_only``) cannot serve the corpus: it is missing or refused, holds no
+    cache of this fingerprint (prepared for another corpus, or by another
+    version of rules-kb), or that cache is damaged or lacks its index of
+    quoted phrases. ``path`` is the cache folder, ``fingerprint`` the one
+    looked for (``""`` when the folder failed before it was computed)."""
+
+    def __init__(self, message: str, path: str, fingerprint: str = "") -> None:
+        super().__init__(message, path)
+        self.fingerprint = fingerprint
 
 
 def private_root(root: Path | None) -> Path:
@@ -233,19 +271,33 @@ def open(
     progress: Progress = no_progress,
     rebuild: bool = False,
     given_as: str = "dossier donné",
+    cache: str | os.PathLike[str] | None = None,
+    read_only: bool | None = False,
 ) -> KnowledgeBase:
     """The :class:`KnowledgeBase` of a corpus folder (``corpus_folder``, else
     ``$RULES_KB_CORPUS``, else the bundled corpus; ``given_as`` names how the
-    folder was given, in messages).
+    folder was given, in messages), its cache in the folder ``cache`` (else
+    :func:`cache_root`).
 
     Builds the cache first when this fingerprint has none, or when it is
     damaged, or when ``rebuild`` asks for a new one; ``progress(description,
     completed, total)`` is called meanwhile. Raises
     :class:`rules_kb.core.errors.CorpusError` for an unusable corpus and
     :class:`rules_kb.core.errors.IndexBuildError` for an unwritable cache folder.
+
+    With ``read_only`` (``None``: when :func:`read_only_folder` says the
+    folder is read-only), nothing is written in the cache folder: the cache
+    must have been prepared there (built, then :func:`prepare`), for this
+    corpus and this code; else :class:`PreparedCacheError` says why. The
+    knowledge base's ``read_only`` says which way it was opened.
     """
+    if read_only and rebuild:
+        raise ValueError("a cache read without writing cannot be rebuilt")
     folder = locate_corpus(corpus_folder, given_as)
-    root = private_root(cache_root())
+    chosen = Path(cache).expanduser() if cache is not None else cache_root()
+    if read_only or (read_only is None and not rebuild and read_only_folder(chosen)):
+        return _open_prepared(folder, chosen)
+    root = private_root(chosen)
     code = code_files()
     documents = None
     key = None if rebuild else _remembered(root, folder, code)
@@ -277,6 +329,83 @@ def open(
         return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
     prune(root, key)
     return KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir)
+
+
+def _open_prepared(folder: Path, root: Path) -> KnowledgeBase:
+    """The knowledge base of the corpus ``folder`` from the cache prepared in
+    ``root``, writing nothing (:func:`open` with ``read_only``); raises
+    :class:`PreparedCacheError`."""
+    from rules_kb.engines.index import INDEX_DIR  # deferred: the search index's module, for this path alone
+    from rules_kb.engines.store import verify_folder
+
+    if not root.is_dir():
+        raise PreparedCacheError(f"Le dossier de cache « {root} » n'existe pas ou n'est pas un dossier.", str(root))
+    reason = _unsafe(root, root_trusted=True)
+    if reason is not None:
+        raise PreparedCacheError(f"Dossier de cache « {root} » refusé : {reason}.", str(root))
+    code = code_files()
+    key = _remembered(root, folder, code) or fingerprint(folder, load_manifest(folder), code)
+    cache_dir = root / key
+    if not cache_dir.is_dir():
+        try:
+            others = sorted(entry.name[:12] for entry in os.scandir(root) if _is_fingerprint(entry.name))
+        except OSError:
+            others = []
+        held = (
+            f"il ne contient que celui d'un autre corpus ou d'une autre version de rules-kb ({', '.join(others)})"
+            if others
+            else "il n'en contient aucun"
+        )
+        raise PreparedCacheError(
+            f"Le dossier de cache « {root} » n'a pas de cache préparé pour ce corpus et cette version de rules-kb "
+            f"(empreinte {key[:12]}) : {held}.",
+            str(root),
+            key,
+        )
+    try:
+        kb = KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir, read_only=True)
+    except (sqlite3.Error, OSError, ValueError, EOFError, TypeError, KeyError, IndexError) as error:
+        raise PreparedCacheError(
+            f"Cache préparé endommagé dans « {cache_dir} » ({_reason(error)}).", str(root), key
+        ) from None
+    phrases = cache_dir / INDEX_DIR
+    try:
+        if not phrases.is_dir():
+            raise PreparedCacheError(
+                f"Le cache préparé dans « {cache_dir} » n'a pas l'index des expressions entre guillemets "
+                "(écrit d'ordinaire à la première recherche qui en emploie une).",
+                str(root),
+                key,
+            )
+        try:
+            verify_folder(phrases)
+        except sqlite3.DatabaseError:
+            raise PreparedCacheError(
+                f"Cache préparé endommagé dans « {cache_dir} » (index des expressions entre guillemets modifié).",
+                str(root),
+                key,
+            ) from None
+    except PreparedCacheError:
+        kb.close()
+        raise
+    return kb
+
+
+def prepare(kb: KnowledgeBase) -> None:
+    """Write what the cache of ``kb`` otherwise writes when first needed (the
+    index of quoted phrases, :meth:`rules_kb.engines.index.SearchIndex.whoosh`),
+    so that it can be read without writing (:func:`open` with ``read_only``).
+    Raises :class:`rules_kb.core.errors.IndexBuildError` when it cannot be
+    written in the cache folder."""
+    from rules_kb.engines.index import INDEX_DIR  # deferred: the search index's module, for this path alone
+
+    kb.index.whoosh()
+    if not (kb.cache_dir / INDEX_DIR).is_dir():  # written in a temporary folder: the cache folder is read-only
+        raise IndexBuildError(
+            f"Impossible d'écrire l'index des expressions entre guillemets dans « {kb.cache_dir} » : "
+            "dossier en lecture seule.",
+            str(kb.cache_dir),
+        )
 
 
 #: Leftovers of an interrupted build older than this (seconds) are removed by :func:`prune`.
@@ -343,14 +472,16 @@ class KnowledgeBase:
 
     ``folder`` is the corpus folder, ``fingerprint`` its fingerprint,
     ``cache_dir`` the folder of its cache; ``documents`` the manifest's
-    documents. Records are read when first asked for.
+    documents; ``read_only``: the cache is read without writing (a prepared
+    cache, :func:`open`). Records are read when first asked for.
     """
 
-    def __init__(self, store: Store, folder: Path, key: str, cache_dir: Path) -> None:
+    def __init__(self, store: Store, folder: Path, key: str, cache_dir: Path, read_only: bool = False) -> None:
         self._store = store
         self.folder = str(folder)
         self.fingerprint = key
         self.cache_dir = cache_dir
+        self.read_only = read_only
         self.documents: tuple[Document, ...] = store.documents(self.folder)
         self.editions: tuple[str, ...] = tuple(store.meta("editions"))
         """Editions that have rules, newest complete edition first."""

@@ -369,7 +369,16 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "index", "Reconstruit l'index du corpus.",
         "Reconstruit l'index du corpus (sinon construit automatiquement au premier usage).",
-        "rules_kb.inventory:summary", COMMON, ("index", "index --corpus mon-corpus/"),
+        "rules_kb.inventory:summary",
+        (
+            Parameter("cache", Kind.PATH,
+                      "Dossier où construire le cache, complet (l'index des expressions entre guillemets compris, "
+                      "sinon écrit à la première recherche qui en emploie une) : un cache préparé, que le serveur "
+                      "lit ensuite sans rien écrire, même en lecture seule ; à défaut, la variable RULES_KB_HOME, "
+                      "sinon le cache de l'utilisateur.", flags=("--cache",), metavar="DOSSIER", fronts=_CLI),
+            *COMMON,
+        ),
+        ("index", "index --corpus mon-corpus/", "index --cache cache-servi/"),
     ),
     Operation(
         "corpus list", "Liste les documents du corpus.",

@@ -311,12 +311,14 @@ START_FAILED = 3
 class WorkerPlan:
     """What each worker process opens (:func:`worker_app`): the corpus folder
     ``corpus`` (as the parent process found it), the cache folder ``cache``
-    (``None``: ``$RULES_KB_HOME`` or the user's), and whether that cache is
-    read without writing (``read_only``, as the parent decided)."""
+    (``None``: ``$RULES_KB_HOME`` or the user's), whether that cache is
+    read without writing (``read_only``, as the parent decided), and the
+    names the server answers to (``allowed_hosts``, :func:`create_app`'s)."""
 
     corpus: str
     cache: str | None
     read_only: bool
+    allowed_hosts: tuple[str, ...] | None = None
 
 
 def worker_app(plan: WorkerPlan, ready=None):
@@ -325,13 +327,17 @@ def worker_app(plan: WorkerPlan, ready=None):
     (:func:`warm_up`), then ``ready`` (a semaphore of the parent's) released.
     A knowledge base that cannot be opened ends the process: its French
     message on stderr, exit code :data:`START_FAILED`."""
+    # One thread for the model's OpenMP parallel parts, unless the user chose: N workers then share
+    # the cores instead of N x cores threads taking turns (measured with 2 workers on 2 cores: 30 s of
+    # CPU for bench/serve_load.py's 2,000 requests instead of 36, the run 17 s instead of 20).
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     try:
         kb = loader.open(plan.corpus, cache=plan.cache, read_only=plan.read_only)
     except RulesKbError as error:
         print(f"rules-kb serve (processus {os.getpid()}) : {error}", file=sys.stderr, flush=True)
         sys.exit(START_FAILED)
     warm_up(kb)
-    app = create_app(kb)
+    app = create_app(kb, plan.allowed_hosts)
     if ready is not None:
         ready.release()
     return app
