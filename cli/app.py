@@ -102,6 +102,18 @@ def _fail(error: RulesKbError, as_json: bool) -> _Failed:
     return _Failed(1)
 
 
+def _usage(text: str, as_json: bool, code: int = 2) -> int:
+    """Report a mistake in the command line (French ``text``, or with ``--json`` the
+    JSON error shape, type ``UsageError``, on standard output); returns ``code``."""
+    if as_json:
+        _emit_json({"error": {"type": "UsageError", "message": text}})
+    else:
+        from cli import render  # deferred: --help and completion load no rendering
+
+        render.error(text)
+    return code
+
+
 def _open(options, rebuild: bool = False, read_only: bool | None = False):
     """The knowledge base of ``--corpus`` (built on first use, with a progress bar), its
     cache in ``--cache`` when the command has it; ``read_only`` as :func:`rules_kb.loader.open`'s."""
@@ -254,11 +266,11 @@ def check(options) -> int:
             render.examples(found)
         return 0
     if not options.scenario:
-        render.error(
+        return _usage(
             "Indiquez un fichier de scénario : « rules-kb check scenario.toml ». "
-            "Pour partir d'un exemple : « rules-kb check --example »."
+            "Pour partir d'un exemple : « rules-kb check --example ».",
+            options.json,
         )
-        return 2
     from rules_kb.checker.report import check as run_check  # deferred: this command's own
 
     return _respond(
@@ -275,16 +287,17 @@ def graph(options) -> int:
 
     named = options.format.strip().lower() if options.format else ""
     if named and named not in pictures.FORMATS:
-        render.error(
+        return _usage(
             f"Format « {options.format} » inconnu. Formats possibles : {', '.join(pictures.FORMATS)} "
-            "(pour une image : --format dot -o graphe.svg)."
+            "(pour une image : --format dot -o graphe.svg).",
+            options.json,
+            1,
         )
-        return 1
     if options.json and named and named != "json":
-        render.error(
-            f"--json donne le graphe en JSON : il ne va pas avec --format {named}. Retirez l'une des deux options."
+        return _usage(
+            f"--json donne le graphe en JSON : il ne va pas avec --format {named}. Retirez l'une des deux options.",
+            options.json,
         )
-        return 2
     output = options.output
     try:
         chosen = pictures.choose_format("json" if options.json else named, output)
@@ -574,8 +587,22 @@ def run(args: list[str] | None = None) -> int:
     from cli.commands import PROGRAM, Handled  # deferred: as in _click_command
 
     args = sys.argv[1:] if args is None else list(args)
+    as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
-        _click_command(args).main(args=args, prog_name=PROGRAM, complete_var=COMPLETE_VAR)
+        if not as_json:
+            _click_command(args).main(args=args, prog_name=PROGRAM, complete_var=COMPLETE_VAR)
+            return 0
+        import click  # deferred: as in _click_command (loaded by it already)
+
+        try:  # with --json, a mistake in the command line is JSON too: Click then raises instead of printing
+            done = _click_command(args).main(
+                args=args, prog_name=PROGRAM, complete_var=COMPLETE_VAR, standalone_mode=False
+            )
+        except click.ClickException as error:
+            return _usage(error.format_message(), True, error.exit_code)
+        except click.exceptions.Abort:
+            raise KeyboardInterrupt from None
+        return done if isinstance(done, int) else 0
     except Handled as handled:
         return handled.code
     except SystemExit as done:

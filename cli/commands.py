@@ -151,6 +151,8 @@ def _command(operation: Operation, handler: Callable[[SimpleNamespace], int]) ->
         try:
             options = _options(operation, given)
         except usage.TextRefused as refused:  # refused for what it says, as the library would: exit code 1
+            if given.get("json"):
+                raise  # with --json, cli.app.run prints it as the JSON error shape (exit code 1)
             from cli import render  # deferred: --help loads no rendering (cli.app, « the commands »)
 
             render.error(refused.message)

@@ -151,8 +151,8 @@ def test_unknown_output_suffixes_are_errors_and_write_nothing(run_cli, tmp_path)
 def test_graph_json_and_another_format_contradict(run_cli):
     """The issue: ``graph --json --format mermaid`` gave JSON silently."""
     result = run_cli("graph", "420", "--json", "--format", "mermaid")
-    assert result.exit_code == 2 and result.stdout == ""
-    assert "--json donne le graphe en JSON : il ne va pas avec --format mermaid" in result.stderr
+    assert result.exit_code == 2 and result.stderr == ""  # issue 38: with --json, the error is JSON
+    assert "--json donne le graphe en JSON : il ne va pas avec --format mermaid" in result.json()["error"]["message"]
     assert run_cli("graph", "420", "--json", "--format", "json").json()["center"] == "rule:2004:420"
 
 
