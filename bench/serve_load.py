@@ -20,7 +20,10 @@ built before the timing). Two measures follow:
    connection: p50/p95/p99 over all, by kind, the errors (any status other
    than 200, any exception; the target is zero), requests per second and
    the server's resident memory (VmRSS, its worker processes included) before
-   and after.
+   and after, and the processor time spent meanwhile (Linux ``/proc``): by the
+   server (its workers included), by this client, and by every other process
+   of the machine, in cores (a shared machine's other work takes the cores
+   the workers need: a run is comparable to another only when that is low).
 """
 
 from __future__ import annotations
@@ -81,6 +84,30 @@ def _rss_kib(pid: int) -> int:
     except OSError:
         pass
     return total
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The processor time (user and system, seconds) of process ``pid`` and of its living children (Linux)."""
+    total = 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += _cpu_seconds(int(child))
+    except (OSError, ValueError, IndexError):
+        pass
+    return total
+
+
+def _machine_busy() -> float:
+    """The processor time (seconds, every core) the whole machine has been busy since it started (Linux; 0 elsewhere)."""
+    try:
+        fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -169,9 +196,11 @@ def measure(requests: int, clients: int, workers: int = 1) -> dict:
                 return kind, status, took
 
             began = time.perf_counter()
+            cpu_start = (_cpu_seconds(server.pid), time.process_time(), _machine_busy())
             with ThreadPoolExecutor(clients) as pool:
                 results = list(pool.map(one, _requests(requests)))
             elapsed = time.perf_counter() - began
+            cpu_end = (_cpu_seconds(server.pid), time.process_time(), _machine_busy())
             rss_end = _rss_kib(server.pid)
         finally:
             server.terminate()
@@ -204,6 +233,12 @@ def measure(requests: int, clients: int, workers: int = 1) -> dict:
         },
         "rss_mib_start": round(rss_start / 1024, 1),
         "rss_mib_end": round(rss_end / 1024, 1),
+        "cpu_server_s": round(cpu_end[0] - cpu_start[0], 1),
+        "cpu_client_s": round(cpu_end[1] - cpu_start[1], 1),
+        "cpu_others_cores": round(
+            max(0.0, (cpu_end[2] - cpu_start[2]) - (cpu_end[0] - cpu_start[0]) - (cpu_end[1] - cpu_start[1])) / elapsed,
+            2,
+        ),
     }
 
 
@@ -240,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"mémoire du serveur (RSS) : {figures['rss_mib_start']} Mio au départ, {figures['rss_mib_end']} Mio après"
         )
+        print(f"temps de processeur pendant la charge : serveur {figures['cpu_server_s']} s, client "
+              f"{figures['cpu_client_s']} s, autres processus {figures['cpu_others_cores']} cœur(s) en moyenne")  # fmt: skip
     problems = missed(figures)
     if options.check and problems:
         print("Objectifs manqués : " + " ; ".join(problems), file=sys.stderr)

@@ -156,14 +156,17 @@ def serving(*args: str):
 
 def _ask_from(server: Server, pids: set[int], tries: int = 60) -> dict[int, dict]:
     """An answer to :data:`QUESTION` from each worker of ``pids``: on new keep-alive connections,
-    ``/healthz`` says which worker accepted it, then the question is asked on the same connection."""
+    ``/healthz`` says which worker accepted it, then the question is asked on the same connection
+    (unless the worker asked to close it: :class:`rules_kb.serve.app.Spread`)."""
     answers: dict[int, dict] = {}
     for _ in range(tries):
         connection = server.connect()
         try:
-            status, health = server.get("/healthz", connection)
-            assert status == 200
-            if health["pid"] not in answers:
+            connection.request("GET", "/healthz")
+            answer = connection.getresponse()
+            health = json.loads(answer.read())
+            assert answer.status == 200
+            if health["pid"] not in answers and answer.getheader("connection") != "close":
                 status, answer = server.get("/api/ask?" + urlencode({"q": QUESTION}), connection)
                 assert status == 200, answer
                 answers[health["pid"]] = answer
@@ -239,6 +242,42 @@ def test_bad_worker_counts_are_refused_in_french(run_cli, value):
 def test_the_most_workers_is_sane():
     cores = os.cpu_count() or 1
     assert 2 <= web.MAX_WORKERS <= 16 and web.MAX_WORKERS <= max(2, 2 * cores)
+
+
+def test_a_worker_asks_to_close_a_connection_every_few_requests():
+    """:class:`rules_kb.serve.app.Spread`: the answer to the 12th request of a connection says
+    ``Connection: close``, once; other connections count on their own; the counts are bounded."""
+    import asyncio
+
+    seen: list[tuple] = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"x", b"1")]})
+        await send({"type": "http.response.body", "body": b""})
+
+    spread = web.Spread(app)
+
+    async def request(client) -> None:
+        async def send(message):
+            if message["type"] == "http.response.start":
+                seen.append((client, dict(message["headers"]).get(b"connection")))
+
+        await spread({"type": "http", "client": client}, None, send)
+
+    async def run() -> None:
+        for _ in range(web.REQUESTS_PER_CONNECTION + 1):
+            await request(("127.0.0.1", 5000))
+            await request(("127.0.0.1", 5001))
+        for port in range(web.SPREAD_SIZE + 10):
+            await request(("10.0.0.1", port))
+
+    asyncio.run(run())
+    closing = [client for client, connection in seen if connection == b"close"]
+    assert closing == [("127.0.0.1", 5000), ("127.0.0.1", 5001)]
+    assert [connection for client, connection in seen if client == ("127.0.0.1", 5000)].index(b"close") == (
+        web.REQUESTS_PER_CONNECTION - 1
+    )
+    assert len(spread.counts) <= web.SPREAD_SIZE
 
 
 class _Waiting:
@@ -388,6 +427,9 @@ def test_a_read_only_cache_that_does_not_fit_is_refused_in_french(run_cli, tmp_p
 
 
 def test_a_cache_without_its_phrase_index_is_refused_when_read_only(run_cli, tmp_path, monkeypatch):
+    from rules_kb import loader
+
+    monkeypatch.setattr(loader, "code_files", list)  # code edited meanwhile must not change the fingerprint
     monkeypatch.setenv("RULES_KB_HOME", str(tmp_path / "cache"))
     assert run_cli("index").exit_code == 0  # built as at first use: the phrase index comes later
     refused = run_cli("serve", "--read-only", "--cache", str(tmp_path / "cache"))
