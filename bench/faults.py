@@ -4,6 +4,7 @@
     python bench/faults.py --trials 20     # a short run
     python bench/faults.py --real-builds   # every rebuild parses and builds again (about 2 s each)
     python bench/faults.py --files database,seal   # some of the cache files only
+    python bench/faults.py --special --real-builds # a pipe, /dev/zero, a sparse 8 GiB file for each cache file
 
 A cache is built once for a copy of the bundled corpus; each trial copies
 it to a fresh ``RULES_KB_HOME``, damages one cache file one way, then
@@ -45,10 +46,12 @@ import marshal
 import os
 import random
 import shutil
+import signal
 import stat
 import sys
 import tempfile
-from collections import Counter
+import time
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +61,11 @@ if str(ROOT) not in sys.path:
 #: Ways of damaging one file (``corpus changed`` damages the corpus instead).
 FAULTS = ("truncate", "flip", "slice", "garbage", "zero length", "directory", "chmod 000", "read-only home",
           "corpus changed")  # fmt: skip
+#: Special files in place of a cache file (issue 38, point 2): a named pipe (opening it waits for a writer),
+#: a link to /dev/zero (it never ends) and a sparse file of 8 GiB (``--special``: each once per cache file).
+SPECIAL_FAULTS = ("fifo", "/dev/zero link", "sparse 8 GiB")
+#: A trial taking longer than this, in seconds, is counted ``escaped`` (a hang), not waited for.
+HANG_AFTER = 30
 #: The rule text the ``corpus changed`` fault writes.
 CHANGED = ("Une créature avec des blessures fatales", "Une créature blessée à mort")
 
@@ -135,7 +143,7 @@ def answer() -> tuple:
 
 def damage(path: Path, fault: str, chance: random.Random) -> None:
     """Damage the file ``path`` one ``fault`` way (file faults only)."""
-    data = path.read_bytes()
+    data = path.read_bytes() if fault not in SPECIAL_FAULTS else b""
     if fault == "truncate":
         path.write_bytes(data[: chance.randrange(len(data))] if data else b"")
     elif fault == "flip":
@@ -157,6 +165,15 @@ def damage(path: Path, fault: str, chance: random.Random) -> None:
         path.mkdir()
     elif fault == "chmod 000":
         path.chmod(0)
+    elif fault == "fifo":
+        path.unlink()
+        os.mkfifo(path)
+    elif fault == "/dev/zero link":
+        path.unlink()
+        path.symlink_to("/dev/zero")
+    elif fault == "sparse 8 GiB":
+        with path.open("r+b") as handle:
+            handle.truncate(8 << 30)
 
 
 #: The faults root does not meet (it reads and writes whatever the modes say).
@@ -241,6 +258,26 @@ def _answer_and_stderr() -> tuple[tuple, str]:
     return got, said.getvalue()
 
 
+#: The seconds each trial took, by fault.
+TIMES: dict[str, list[float]] = defaultdict(list)
+
+
+@contextlib.contextmanager
+def hang_guard():
+    """Raise :class:`Escaped` in the block after :data:`HANG_AFTER` seconds (SIGALRM): a hang is a failure."""
+
+    def ring(signum, frame):
+        raise Escaped(f"no answer after {HANG_AFTER} s")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(HANG_AFTER)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, chance: random.Random) -> str:
     """One trial; returns ``same``, ``rebuilt``, ``silent wrong`` or ``escaped``."""
     with tempfile.TemporaryDirectory(prefix="rules-kb-faults-") as work:
@@ -262,8 +299,10 @@ def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, 
                     path.chmod(stat.S_IRUSR | stat.S_IXUSR)
         else:
             damage(target, fault, chance)
+        started = time.perf_counter()
         try:  # permissions mean nothing to root: those faults are met by a process without its file capabilities
-            got, said = (as_file_owner if fault in PERMISSION_FAULTS else _call)(_answer_and_stderr)
+            with hang_guard():
+                got, said = (as_file_owner if fault in PERMISSION_FAULTS else _call)(_answer_and_stderr)
         except Escaped as error:
             print(f"escaped: {name}, {fault}: {error}", file=sys.stderr)
             return "escaped"
@@ -272,6 +311,7 @@ def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, 
             for path in (home, *home.rglob("*")):
                 with contextlib.suppress(OSError):
                     path.chmod(0o700 if path.is_dir() else 0o600)
+        TIMES[fault].append(time.perf_counter() - started)
         rebuilt = "endommagé" in said or "Index construit" in said
         try:
             rebuilt = rebuilt or cache_files(home)["seal"].read_bytes() != seal
@@ -292,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--real-builds", action="store_true", help="parse and build for real at every rebuild (slow)")
     parser.add_argument("--files", help="the cache files to damage, separated by commas (default: all five)")
+    parser.add_argument("--special", action="store_true",
+                        help="only the special files (a pipe, /dev/zero, a sparse file), once per cache file")  # fmt: skip
     arguments = parser.parse_args(argv)
     from rules_kb import loader
     from rules_kb.core.corpus import bundled_corpus
@@ -319,13 +361,16 @@ def main(argv: list[str] | None = None) -> int:
         bad = 0
         for name in names:  # a row as each file is done: a long run shows its progress
             counts = Counter()
-            for number in range(arguments.trials):
-                counts[trial(pristine, corpus, name, FAULTS[number % len(FAULTS)], expected, chance)] += 1
+            faults = SPECIAL_FAULTS if arguments.special else [FAULTS[n % len(FAULTS)] for n in range(arguments.trials)]
+            for fault in faults:
+                counts[trial(pristine, corpus, name, fault, expected, chance)] += 1
             print(
                 f"{name:<15}{sum(counts.values()):>8}" + "".join(f"{counts[column]:>14}" for column in columns),
                 flush=True,
             )
             bad += counts["silent wrong"] + counts["escaped"]
+        if arguments.special:
+            print("\nslowest trial by special file: " + ", ".join(f"{f} {max(TIMES[f]):.1f} s" for f in SPECIAL_FAULTS))
     return 1 if bad else 0
 
 

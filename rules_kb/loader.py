@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.core.corpus import MANIFEST, PACKAGE, Progress, load_manifest, locate_corpus, no_progress
 from rules_kb.core.errors import CorpusError, IndexBuildError, UnknownEditionError, describe_os_error
+from rules_kb.core.files import read_regular
 from rules_kb.core.model import Corpus, Diagnostic, Document, RecordKind, Rule, node_id
 from rules_kb.core.numbers import RuleNumber
 from rules_kb.engines.glossary import GlossaryIndex
@@ -205,6 +206,10 @@ def _stats(paths) -> tuple:
     return tuple(found)
 
 
+#: The most bytes a stamp may hold (the corpus's files' names, sizes and dates, and the code's: a few kilobytes).
+STAMP_LIMIT = 1024 * 1024
+
+
 def _stamp_path(root: Path, folder: Path) -> Path:
     return root / "stamps" / f"{zlib.crc32(str(folder).encode()):08x}.marshal"
 
@@ -212,8 +217,7 @@ def _stamp_path(root: Path, folder: Path) -> Path:
 def _remembered(root: Path, folder: Path, code: list[str]) -> str | None:
     """The fingerprint remembered for ``folder`` if none of its files changed since."""
     try:
-        with builtins.open(_stamp_path(root, folder), "rb") as handle:
-            stamp = marshal.loads(handle.read())
+        stamp = marshal.loads(read_regular(_stamp_path(root, folder), STAMP_LIMIT))  # a pipe or a device: refused
         if stamp["folder"] != str(folder) or stamp["code"] != _stats(code):
             return None
         if stamp["corpus"] != _stats(path for path, _size, _mtime in stamp["corpus"]):

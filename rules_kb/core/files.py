@@ -12,11 +12,13 @@ stays); a dangling link or a special file (device, pipe) is never replaced.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from stat import S_ISREG
 
 from rules_kb.core.errors import OutputError, Remedy, RulesKbError, describe_os_error
 
@@ -25,6 +27,45 @@ STDIN = "-"
 
 #: The file that marks a folder as a rulebook written by rules-kb.
 BOOK_MARKER = ".rules-kb-livre"
+
+
+class NotRegularFile(ValueError):
+    """A file read by :func:`read_regular` that is no regular file (a pipe, a
+    device, a symbolic link, a folder) or larger than allowed."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    For a cache's own small files, which something else may have replaced:
+    the file is opened without blocking (a named pipe would otherwise wait
+    for a writer forever) and without following a symbolic link, and is
+    read only when it is a regular file of ``limit`` bytes or fewer (a
+    device such as ``/dev/zero`` never ends; a sparse file of gigabytes
+    costs its size). Raises :class:`NotRegularFile` otherwise, and
+    :class:`OSError` when it cannot be opened (missing, not allowed…).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise NotRegularFile(f"{path}: a symbolic link") from None
+        raise
+    try:
+        status = os.fstat(descriptor)
+        if not S_ISREG(status.st_mode):
+            raise NotRegularFile(f"{path}: not a regular file")
+        if status.st_size > limit:
+            raise NotRegularFile(f"{path}: {status.st_size} bytes, {limit} at most")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with os.fdopen(descriptor, "rb", buffering=0) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise NotRegularFile(f"{path}: more than {limit} bytes")
+    return data
 
 
 def _umask() -> int:

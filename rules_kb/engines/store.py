@@ -30,7 +30,9 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from stat import S_ISREG
 
+from rules_kb.core.files import read_regular
 from rules_kb.core.model import (
     Card,
     Corpus,
@@ -263,15 +265,14 @@ def verify(path: Path) -> None:
     :class:`OSError` when the file cannot be read.
     """
     try:
-        with open(path.parent / SEAL, "rb") as handle:
-            sealed = handle.read(257)  # a seal is under 100 bytes: a planted huge file is not read whole
-        if len(sealed) > 256:
-            raise ValueError("seal too long")
+        sealed = read_regular(path.parent / SEAL, 256)  # a seal is under 100 bytes; a pipe or a device is refused
         size, mtime, digest = sealed.decode("ascii").split()  # bytes.decode: no text codec to import
         size, mtime = int(size), int(mtime)
     except (ValueError, UnicodeDecodeError, FileNotFoundError, NotADirectoryError, IsADirectoryError):
         raise sqlite3.DatabaseError("the seal of the cache database is missing or malformed") from None
-    stat = path.stat()
+    stat = path.lstat()
+    if not S_ISREG(stat.st_mode):  # a pipe would hang SQLite and the hash, a link may lead out of the cache
+        raise sqlite3.DatabaseError("the cache database is not a regular file")
     if stat.st_size != size:
         raise sqlite3.DatabaseError("the cache database does not have its sealed size")
     if stat.st_mtime_ns != mtime and _digest(path) != digest:
@@ -280,32 +281,50 @@ def verify(path: Path) -> None:
 
 #: The file, in a sealed folder (the Whoosh index), listing its files' SHA-256.
 FOLDER_SEAL = ".sha256"
+#: The most bytes a folder's seal may hold (a line of about 90 bytes a file; the Whoosh index has a handful).
+FOLDER_SEAL_LIMIT = 64 * 1024
 
 
-def _folder_digests(folder: Path) -> list[str]:
-    return sorted(
-        f"{entry.name} {_digest(Path(entry.path))}" for entry in os.scandir(folder) if entry.name != FOLDER_SEAL
-    )
+def _folder_files(folder: Path) -> dict[str, int]:
+    """The size of each file of ``folder`` but its seal, by name; raises
+    :class:`sqlite3.DatabaseError` for an entry that is no regular file (a pipe would
+    hang the hash, a link may lead out of the cache)."""
+    found = {}
+    for entry in os.scandir(folder):
+        if entry.name == FOLDER_SEAL:
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            raise sqlite3.DatabaseError(f"{entry.name} in the sealed folder is not a regular file")
+        found[entry.name] = entry.stat(follow_symlinks=False).st_size
+    return found
 
 
 def seal_folder(folder: Path) -> None:
-    """Write, in ``folder``, the SHA-256 of each of its files (:data:`FOLDER_SEAL`).
-    Raises :class:`OSError` when it cannot be written."""
-    (folder / FOLDER_SEAL).write_text("\n".join(_folder_digests(folder)) + "\n", encoding="utf-8")
+    """Write, in ``folder``, the size and SHA-256 of each of its files (:data:`FOLDER_SEAL`:
+    a line ``name size sha256`` each, by name). Raises :class:`OSError` when it cannot be written."""
+    lines = [f"{name} {size} {_digest(folder / name)}" for name, size in sorted(_folder_files(folder).items())]
+    (folder / FOLDER_SEAL).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def verify_folder(folder: Path) -> None:
     """Check every file of ``folder`` against its seal (:func:`seal_folder`):
     the Whoosh index unpickles its own files, so none may be opened unless
-    they are exactly those written. Raises :class:`sqlite3.DatabaseError`
-    for a missing seal, a missing, added or changed file, or an unreadable one."""
+    they are exactly those written. The names and sizes are compared first,
+    so a file grown to gigabytes is refused without being read. Raises
+    :class:`sqlite3.DatabaseError` for a missing seal, a missing, added or
+    changed file, one that is no regular file, or an unreadable one."""
     try:
-        sealed = (folder / FOLDER_SEAL).read_text(encoding="utf-8").splitlines()
-        found = _folder_digests(folder)
-    except (OSError, UnicodeDecodeError):
+        sealed = {}
+        for line in read_regular(folder / FOLDER_SEAL, FOLDER_SEAL_LIMIT).decode("utf-8").splitlines():
+            name, size, digest = line.rsplit(" ", 2)
+            sealed[name] = (int(size), digest)
+        found = _folder_files(folder)
+        if found != {name: size for name, (size, _) in sealed.items()}:
+            raise sqlite3.DatabaseError("the sealed folder's files are not those sealed")
+        if any(_digest(folder / name) != digest for name, (_, digest) in sealed.items()):
+            raise sqlite3.DatabaseError("the sealed folder does not match its seal")
+    except (OSError, ValueError):
         raise sqlite3.DatabaseError("the sealed folder cannot be read") from None
-    if sealed != found:
-        raise sqlite3.DatabaseError("the sealed folder does not match its seal")
 
 
 # -- reading ---------------------------------------------------------------------------
