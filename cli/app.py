@@ -482,7 +482,7 @@ def serve(options) -> int:
         _announce(options, kb.cache_dir if kb.read_only else None)
         web.run(web.create_app(kb), sock)
         return 0
-    plan = web.WorkerPlan(kb.folder, options.cache, kb.read_only)
+    plan = web.WorkerPlan(kb.folder, str(kb.cache_dir.parent), kb.read_only)  # the cache folder the parent found
     read_only = kb.cache_dir if kb.read_only else None
     kb.close()  # each worker opens its own
     why = web.run_workers(plan, sock, options.workers, lambda: _announce(options, read_only))

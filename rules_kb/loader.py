@@ -298,7 +298,7 @@ def open(
     if read_only and rebuild:
         raise ValueError("a cache read without writing cannot be rebuilt")
     folder = locate_corpus(corpus_folder, given_as)
-    chosen = Path(cache).expanduser() if cache is not None else cache_root()
+    chosen = (Path(cache).expanduser() if cache is not None else cache_root()).absolute()  # SQLite opens a URI
     if read_only or (read_only is None and not rebuild and read_only_folder(chosen)):
         return _open_prepared(folder, chosen)
     root = private_root(chosen)

@@ -299,7 +299,7 @@ def run(app, sock) -> None:
 
 
 #: The most worker processes :func:`run_workers` starts: twice the cores, 16 at most (each holds
-#: its own knowledge base and embedding model, about 150 MiB; more processes than cores only wait).
+#: its own knowledge base and embedding model, about 90 MiB; more processes than cores only wait).
 MAX_WORKERS = max(2, min(16, 2 * (os.cpu_count() or 1)))
 #: How long (seconds) a worker may take to open its knowledge base and warm up.
 WORKER_START = 120.0
