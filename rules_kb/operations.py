@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_kb.core.errors import RulesKbError
+from rules_kb.core.model import RecordKind
+from rules_kb.core.numbers import SUBRULE_LETTERS
 
 #: The most characters a text parameter may hold (a question of a few
 #: sentences holds a few hundred), on every front.
@@ -36,6 +38,20 @@ MAX_SCENARIO = 100_000
 MAX_VALUES = 10
 #: The most results a search or a question may ask for.
 MAX_LIMIT = 200
+
+#: The characters a text is stripped of on every front (Python's ``str.strip()``: those for which
+#: ``str.isspace()``), as a regular expression's class that JSON Schema (ECMA-262) and Python read alike
+#: (``tests/test_openapi_contract.py`` checks it against ``str.isspace``).
+BLANK = r"[\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+#: A text that is not blank (holds a character :data:`BLANK` does not), as a JSON Schema ``pattern``
+#: (unanchored: it is searched): what a required text must be, a blank one being a missing one.
+NOT_BLANK = "[^" + BLANK[1:]
+#: A rule number as :meth:`rules_kb.core.numbers.RuleNumber.parse` reads it once stripped (``4``, ``420``,
+#: ``420.5``, ``420.5c``, a trailing dot, any letter's case, never *l* nor *o*), blanks around, as a JSON
+#: Schema ``pattern`` (ECMA-262 and Python alike; ``tests/test_openapi_contract.py`` checks that they agree).
+RULE_NUMBER = (
+    rf"^{BLANK}*(?:[0-9]|[1-9][0-9]{{2}}(?:\.[0-9]{{1,6}}[{SUBRULE_LETTERS}{SUBRULE_LETTERS.upper()}]?)?)\.?{BLANK}*$"
+)
 
 
 class Kind(enum.Enum):
@@ -76,8 +92,14 @@ class Parameter:
     - ``kind``: :class:`Kind`; ``help``: French, one sentence or two;
     - ``required`` and ``default`` (the value when left out);
     - ``low``–``high``: an integer's bounds (inclusive); ``longest``: a
-      text's most characters; ``choices``: the values a text may take
-      (empty: any);
+      text's most characters, as sent (blanks around included);
+      ``choices``: the values a text may take (empty: any); ``pattern``:
+      the form a text must have, as a regular expression that JSON Schema
+      (ECMA-262) and Python read alike, which the library function
+      enforces with its own error (a rule number's:
+      :class:`rules_kb.core.numbers.RuleNumberError`; empty: any);
+      ``examples``: values that work, which the OpenAPI document and the
+      MCP tools show (JSON Schema ``examples``);
     - on the command line: ``flags`` (``("--limit", "-n")``; empty for a
       positional argument), ``metavar``, ``words`` (a positional text made
       of every word given, joined by spaces: no quotes needed),
@@ -102,6 +124,8 @@ class Parameter:
     high: int | None = None
     longest: int = MAX_TEXT
     choices: tuple[str, ...] = ()
+    pattern: str = ""
+    examples: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     metavar: str = ""
     words: bool = False
@@ -168,7 +192,7 @@ class Operation:
 #: The rules' edition.
 EDITION = Parameter(
     "edition", Kind.TEXT, "Édition des règles (par exemple 2004) ; à défaut, la plus récente d'abord.",
-    flags=("--edition", "-e"), metavar="ÉDITION", longest=40,
+    flags=("--edition", "-e"), metavar="ÉDITION", longest=40, examples=("2004", "2011"),
 )  # fmt: skip
 #: JSON output (the command line's choice; the other fronts always answer in JSON).
 JSON = Parameter("json", Kind.FLAG, "Affiche un document JSON (formes décrites dans la documentation).", default=False,
@@ -204,6 +228,9 @@ def limit(what: str, default: int, high: int = MAX_LIMIT) -> Parameter:
 
 #: The kinds of records a search may be limited to (French, as users name them).
 SEARCH_KINDS = ("règle", "glossaire", "carte", "décision", "faq", "cours")
+#: The values a client may send for them: those, then the kinds' ids as the JSON answers carry them (``"card"``).
+#: The command line takes more (plurals, any case: :meth:`rules_kb.core.model.RecordKind.named`).
+SEARCH_KIND_VALUES = SEARCH_KINDS + tuple(kind.value for kind in RecordKind)
 
 
 # -- the operations --------------------------------------------------------------------------
@@ -216,7 +243,8 @@ OPERATIONS: tuple[Operation, ...] = (
         "ses termes du glossaire, les décisions de la FAQ et ses autres éditions.",
         "rules_kb.lookup.rules:show",
         (
-            Parameter("number", Kind.TEXT, "Numéro de règle : 420.5c, 420.5, 420 ou 4.", required=True, metavar="NUMÉRO"),
+            Parameter("number", Kind.TEXT, "Numéro de règle : 420.5c, 420.5, 420 ou 4.", required=True, metavar="NUMÉRO",
+                      longest=40, pattern=RULE_NUMBER, examples=("420.5c", "420.5", "420", "4")),
             Parameter("only", Kind.FLAG, "La règle seule, sans ses sous-règles.", default=False, flags=("--only",)),
             EDITION, *COMMON,
         ),
@@ -230,9 +258,11 @@ OPERATIONS: tuple[Operation, ...] = (
         "rules_kb.search:search",
         (
             Parameter("query", Kind.TEXT, "Mots à chercher, par exemple « blessures fatales ».", required=True,
-                      metavar="REQUÊTE", words=True, names={Front.HTTP: "q"}),
+                      metavar="REQUÊTE", words=True, names={Front.HTTP: "q"},
+                      examples=("blessures fatales", "endurance 0", "Guide griffon")),
             Parameter("kinds", Kind.TEXTS, "Ne chercher que ces types : " + ", ".join(SEARCH_KINDS) + ".", default=(),
-                      flags=("--kind", "-k"), metavar="TYPE", longest=40, suggested=SEARCH_KINDS,
+                      flags=("--kind", "-k"), metavar="TYPE", longest=40, choices=SEARCH_KIND_VALUES,
+                      suggested=SEARCH_KINDS,
                       names={Front.CLI: "kind", Front.HTTP: "kind"}),
             limit("résultats", 10), EDITION, *COMMON,
         ),
@@ -246,7 +276,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "rules_kb.lookup.glossary:define",
         (
             Parameter("term", Kind.TEXT, "Terme du glossaire, même approximatif : « pietinement », « contrecarer ».",
-                      required=True, metavar="TERME", words=True),
+                      required=True, metavar="TERME", words=True, examples=("piétinement", "pietinement", "trample")),
             *COMMON,
         ),
         ("define pietinement", 'define "blessure fatale"', "define couche --json"),
@@ -263,7 +293,8 @@ OPERATIONS: tuple[Operation, ...] = (
                       "La situation, en mots de joueur : « ma 2/2 a pris 2 dégâts, elle meurt ? ».", required=True,
                       metavar="QUESTION", words=True, instead="question_file",
                       cli_help="(« - » : lue sur l'entrée standard.)",
-                      names={Front.HTTP: "q"}),
+                      names={Front.HTTP: "q"},
+                      examples=("ma 2/2 a pris 2 dégâts, elle meurt ?", "il a trample et je bloque avec une 1/1")),
             Parameter("question_file", Kind.PATH,
                       "Lit la question dans ce fichier texte UTF-8 (« - » : l'entrée standard), 2 000 caractères au "
                       "plus.", flags=("--file",), metavar="FICHIER", fronts=_CLI),
@@ -300,6 +331,7 @@ OPERATIONS: tuple[Operation, ...] = (
                       "modifier.", default=False, flags=("--example",), fronts=_CLI),
             Parameter("example_name", Kind.TEXT,
                       "Le nom d'un scénario d'exemple fourni, par exemple « blessures-fatales ».", longest=100,
+                      examples=("blessures-fatales", "couches-croisade"),
                       names={Front.MCP: "example"}, fronts=frozenset({Front.MCP})),
             EDITION, *COMMON,
         ),
@@ -409,13 +441,16 @@ BY_TOOL: dict[str, Operation] = {operation.tool: operation for operation in OPER
 
 def json_schema(param: Parameter) -> dict[str, Any]:
     """The JSON Schema (2020-12, as OpenAPI 3.1 and MCP read it) of ``param``'s values, from its
-    declaration: type, ``maxLength`` (a text's, or each of a list's), ``minimum``/``maximum``,
-    ``maxItems``, ``enum``, ``default``. Raises ValueError for a path (the command line's alone)."""
+    declaration: type, ``maxLength`` (a text's, or each of a list's), ``pattern`` (its own, else
+    :data:`NOT_BLANK` for a required text: a blank one is a missing one), ``minimum``/``maximum``,
+    ``maxItems``, ``enum``, ``default``, ``examples``. Raises ValueError for a path (the command line's alone)."""
     text: dict[str, Any] = {"type": "string", "maxLength": param.longest}
     if param.choices:
         text["enum"] = list(param.choices)
     if param.kind is Kind.TEXT:
         schema = dict(text)
+        if param.pattern or param.required:
+            schema["pattern"] = param.pattern or NOT_BLANK
     elif param.kind is Kind.TEXTS:
         schema = {"type": "array", "items": text, "maxItems": MAX_VALUES}
     elif param.kind is Kind.INTEGER:
@@ -426,6 +461,8 @@ def json_schema(param: Parameter) -> dict[str, Any]:
         raise ValueError(f"{param.name}: a {param.kind} parameter is the command line's alone")
     if not param.required and param.default is not None:
         schema["default"] = list(param.default) if isinstance(param.default, tuple) else param.default
+    if param.examples:
+        schema["examples"] = list(param.examples)
     return schema
 
 
@@ -450,16 +487,25 @@ def _text(where: str, param: Parameter, value: Any) -> str:
     return value
 
 
+#: How a text says yes or no (case aside) when a client sends texts only (a query string).
+_YES = ("true", "1", "oui", "on", "yes")
+_NO = ("false", "0", "non", "off", "no")
+
+
 def value(where: str, param: Parameter, given: Any, strings: bool = False) -> Any:
     """``given`` checked against ``param``; ``where`` names the parameter in
     the French message (« L'argument « limit » de search_rules »).
     ``strings``: the client sends texts only (an HTTP query string), read as
-    the parameter's kind. Raises :class:`ArgumentError`."""
+    the parameter's kind (a flag: ``true``/``false``, ``1``/``0``, ``oui``/``non``,
+    ``on``/``off``, ``yes``/``no``). Raises :class:`ArgumentError`."""
     if param.kind in (Kind.TEXT, Kind.PATH):
         return _text(where, param, given)
     if param.kind is Kind.FLAG:
         if strings and isinstance(given, str):
-            return given.strip().lower() in ("1", "true", "oui", "on", "yes")
+            spelled = given.strip().lower()
+            if spelled not in _YES + _NO:
+                raise ArgumentError(f"{where} doit valoir true ou false (ou 1, 0).")
+            return spelled in _YES
         if not isinstance(given, bool):
             raise ArgumentError(f"{where} doit être true ou false.")
         return given
@@ -517,7 +563,8 @@ def arguments(
     for name, param in names.items():
         raw = given.get(name)
         if isinstance(raw, str) and param.kind is not Kind.TEXTS and (strings or not param.required):
-            raw = raw.strip() or None
+            # stripped unless too long: a text's length is the one sent (what a schema's maxLength says)
+            raw = (raw.strip() or None) if len(raw) <= param.longest else raw
         if raw is None or (param.required and isinstance(raw, str) and not raw.strip()):
             if param.required:
                 raise ArgumentError(f"Il manque {caller.where(param)} : {param.help}")

@@ -25,10 +25,17 @@ a query parameter. Today:
 Every answer is the JSON document the matching command prints with
 ``--json`` (:mod:`rules_kb.serialize`). A user's mistake is
 ``{"error": {"type", "message"}}`` (:func:`rules_kb.serialize.error_dict`,
-the French message saying what to do on this site) with a 4xx code: 400 for
-malformed input (a parameter unknown, missing, too long, out of bounds:
-``BadRequest``), 404 for something the corpus does not hold. The size
-limits (413, 414) and the security headers are in :mod:`rules_kb.serve.app`.
+the French message saying what to do on this site) with a 4xx code
+(:func:`api_status`): 400 for a request the OpenAPI document refuses (a
+parameter unknown, missing, too long, out of bounds, not of its form:
+``BadRequest``, ``RuleNumberError``), 404 for something the corpus does not
+hold, 422 for a request the document allows whose content cannot be used
+(a search without a significant word, a scenario that is not one). The
+document says exactly what each address takes (bounds, lengths, patterns,
+values) and answers, so that a client, or schemathesis
+(``bench/schemathesis_run.py``), can rely on it. The size limits (413, 414),
+the ``Host`` check (a 400) and the security headers are in
+:mod:`rules_kb.serve.app`.
 
 Each request runs in Starlette's thread pool on the one knowledge base
 (its SQLite connection is read-only and serialised by SQLite; what it
@@ -63,8 +70,14 @@ from rules_kb.search import search as find
 #: Serialises the questions (see the module docstring).
 LOCK = threading.Lock()
 
-#: The errors of something the corpus does not hold (404); any other user error is a 400.
-_NOT_FOUND = frozenset({"UnknownRuleError", "UnknownTermError", "UnknownEditionError", "UnknownExampleError"})
+#: The errors of something the corpus does not hold (404).
+_NOT_FOUND = frozenset(
+    {"UnknownRuleError", "UnknownTermError", "LaterKeywordError", "UnknownEditionError", "UnknownExampleError"}
+)
+#: The errors of a request the OpenAPI document refuses (400): a parameter unknown, missing, too long, out of
+#: bounds (:class:`BadRequest`), a rule number not of the document's pattern. On the API, any other user
+#: error is a 422 (:func:`api_status`); a page answers it with a 400 (:func:`status`).
+_MALFORMED = frozenset({"BadRequest", "RuleNumberError"})
 
 #: What to do next, worded for the web site (the library names no page).
 _REMEDIES: dict[Remedy, Callable[[str, Any], str]] = {
@@ -89,8 +102,16 @@ def message(error: RulesKbError) -> str:
 
 
 def status(error: RulesKbError) -> int:
-    """The HTTP status of a user error: 404 when the corpus lacks what was asked, else 400."""
+    """The HTTP status of a user error on a page: 404 when the corpus lacks what was asked, else 400."""
     return 404 if type(error).__name__ in _NOT_FOUND else 400
+
+
+def api_status(error: RulesKbError) -> int:
+    """The HTTP status of a user error on the API (:func:`error_response`): 404 when the corpus lacks
+    what was asked, 400 when the request is not what the OpenAPI document allows, else 422 (allowed,
+    but its content cannot be used: a search without a significant word, an invalid scenario)."""
+    code = status(error)
+    return 422 if code == 400 and type(error).__name__ not in _MALFORMED else code
 
 
 # -- the HTTP-only operations, declared as those of rules_kb.operations ----------------------
@@ -105,7 +126,7 @@ SUGGEST = Operation(
     "rules_kb.serve.api:suggest",
     (
         Parameter("text", Kind.TEXT, "Ce qui est tapé, même inachevé : « piétinem », « 420.5 ».", default="",
-                  names={Front.HTTP: "q"}, fronts=_HTTP),
+                  names={Front.HTTP: "q"}, fronts=_HTTP, examples=("piétinem", "420.5")),
         replace(operations.limit("suggestions", 6), fronts=_HTTP),
     ),
     http=("GET", "/api/suggest"),
@@ -195,21 +216,37 @@ def _checked(params: tuple[Parameter, ...], given: Mapping[str, Any], caller: op
         raise BadRequest(str(error)) from None
 
 
-def _query(query, params: tuple[Parameter, ...]) -> dict[str, Any]:
+def _query(query, params: tuple[Parameter, ...], tidy: bool = True) -> dict[str, Any]:
     """The query string ``query`` (a multi-dict: ``getlist``, like Starlette's
     ``QueryParams``; or a plain mapping) as ``{name: value}``: a repeatable
     parameter (:attr:`rules_kb.operations.Kind.TEXTS`) gives the list of its
-    values, left out when they are all empty; any other its last value."""
+    values, any other its last value. ``tidy`` (a page's form): a repeatable
+    parameter's values stripped, the empty ones left out (an empty choice
+    of a form's list); else (the API) as sent, as the document says."""
     repeatable = {param.name_on(Front.HTTP) for param in params if param.kind is Kind.TEXTS}
     given: dict[str, Any] = {}
     for name in query:
         if name in repeatable:
             values = query.getlist(name) if hasattr(query, "getlist") else [query[name]]
-            if values := [value.strip() for value in values if value.strip()]:
+            if tidy:
+                values = [value.strip() for value in values if value.strip()]
+            if values:
                 given[name] = values
         else:
             given[name] = query[name]
     return given
+
+
+def _typed(params: tuple[Parameter, ...], given: Mapping[str, Any], caller: operations.Caller) -> None:
+    """The API's integers and flags written as the document types them: a blank one is a 400 (as
+    any text that is not a number or a yes/no), not the default a page's empty field stands for."""
+    for param in params:
+        raw = given.get(param.name_on(Front.HTTP))
+        if param.kind in (Kind.INTEGER, Kind.FLAG) and isinstance(raw, str) and not raw.strip():
+            try:
+                operations.value(caller.where(param), param, raw, strings=True)
+            except operations.ArgumentError as error:
+                raise BadRequest(str(error)[:1].upper() + str(error)[1:]) from None
 
 
 def read(operation: Operation, query, path: Mapping[str, str] | None = None, body: str | None = None) -> dict[str, Any]:
@@ -222,7 +259,9 @@ def read(operation: Operation, query, path: Mapping[str, str] | None = None, bod
     in_query = tuple(param for param in params if place(operation, param) == "query")
     elsewhere = tuple(param for param in params if place(operation, param) != "query")
     caller = _caller(operation, operation.http[1])
-    checked = _checked(in_query, _query(query, in_query), caller)
+    sent = _query(query, in_query, tidy=False)
+    _typed(in_query, sent, caller)
+    checked = _checked(in_query, sent, caller)
     given: dict[str, Any] = {}
     for param in elsewhere:
         name = param.name_on(Front.HTTP)
@@ -267,7 +306,10 @@ def note_text(note) -> str:
 
 
 def show(kb, number: str, edition: str | None = None, only: bool = False) -> dict:
-    """``show``'s JSON (:func:`rules_kb.serialize.lookup_dict`)."""
+    """``show``'s JSON (:func:`rules_kb.serialize.lookup_dict`). A number not of the form the
+    document's pattern says is refused first (a 400 whatever edition the request names)."""
+    if edition and re.search(operations.RULE_NUMBER, number) is None:
+        lookup(kb, number)  # raises RuleNumberError, with the number it may stand for
     return serialize.lookup_dict(lookup(kb, number, edition), only=only, note=note_text)
 
 
@@ -356,18 +398,113 @@ def example(name: str) -> dict:
     return serialize.example_dict(bundled_example(name[:MAX_TEXT]))
 
 
-#: The error answers, by status.
-_ERRORS = {
-    "400": "Paramètre inconnu, manquant, trop long, hors limites ou mal formé",
-    "404": "Absent du corpus (règle, terme, édition, exemple)",
-    "413": "Corps de la requête trop grand",
-    "414": "Adresse trop longue",
+#: What each operation may not find in the corpus (its 404), by operation name.
+_MISSING = {
+    "show": "le numéro de règle ou l'édition",
+    "define": "le terme (aucune entrée du glossaire ne lui correspond, ou un mot-clé de règles plus récentes)",
+    "search": "l'édition",
+    "ask": "l'édition",
+    "check": "l'édition",
+    "example": "l'exemple",
 }
+#: What each operation cannot use although the document allows it (its 422), by operation name.
+_UNUSABLE = {
+    "define": "un terme sans lettre ni chiffre",
+    "search": "une recherche sans mot significatif (« le », « de »…), avec un opérateur (AND, OR, NOT…) ou un nom de "
+              "champ (« line:5 »)",
+    "ask": "une question sans mot significatif ou trop longue une fois lue",
+    "check": "un scénario invalide (TOML mal formé ou contenu refusé : « ScenarioError », avec « line », « key » et "
+             "« problems »), une édition que le vérificateur ne juge pas, un calcul trop long",
+}  # fmt: skip
+#: The answers every address may give besides its own (the size limits, the ``Host`` check and the
+#: unexpected failure are :mod:`rules_kb.serve.app`'s).
+_ALWAYS = {
+    "405": "Méthode non permise sur cette adresse ; l'en-tête « Allow » dit lesquelles le sont",
+    "413": "Corps de la requête plus grand que la limite du serveur",
+    "414": "Adresse (chemin ou paramètres) plus longue que la limite du serveur",
+    "500": "Erreur interne du serveur, sans détail",
+}
+#: The JSON error shape (:func:`rules_kb.serialize.error_dict`), as an OpenAPI component.
+_ERROR_SCHEMA = {
+    "type": "object", "required": ["error"], "additionalProperties": False,
+    "properties": {"error": {
+        "type": "object", "required": ["type", "message"],
+        "properties": {
+            "type": {"type": "string", "description": "Le nom de l'erreur : BadRequest, RuleNumberError, ScenarioError…"},
+            "message": {"type": "string", "minLength": 1, "description": "Ce qui ne va pas et quoi faire, en français."},
+            "file": {"type": ["string", "null"]},
+            "line": {"type": ["integer", "null"]},
+            "key": {"type": ["string", "null"]},
+            "problems": {"type": "array", "items": {"type": "object", "required": ["message", "line", "key"],
+                                                   "properties": {"message": {"type": "string"},
+                                                                  "line": {"type": ["integer", "null"]},
+                                                                  "key": {"type": ["string", "null"]}}}},
+        },
+    }},
+}  # fmt: skip
+#: The links between answers (OpenAPI ``links``): an operation's 200 gives another's parameter.
+_LINKS = {
+    "examples": {"example": {"operationId": "example", "parameters": {"name": "$response.body#/examples/0/name"},
+                             "description": "Le premier scénario d'exemple de la liste."}},
+}  # fmt: skip
+
+
+def _error(description: str) -> dict[str, Any]:
+    """An error answer of the OpenAPI document: ``description`` and the JSON error shape."""
+    return {
+        "description": description + ' : {"error": {"type", "message"}}, message en français.',
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def responses(operation: Operation) -> dict[str, dict[str, Any]]:
+    """The answers ``operation`` may give, by status (OpenAPI ``responses``): its 200, then 400 (a request the
+    document refuses, or a ``Host`` the server was not started for), 404 (what its operation may not find,
+    or an address that does not exist), 422 for an operation whose content may be unusable, and those of every
+    address (:data:`_ALWAYS`: 405 with its ``Allow``, 413, 414, 500), each error in the JSON error shape."""
+    params = operation.params_on(Front.HTTP)
+    shape = _SHAPES.get(operation.name, f"« {operation.name} »")
+    refused = ["paramètre inconnu" if params else "paramètre (aucun n'est attendu)"]
+    if any(param.required for param in params if place(operation, param) != "body"):
+        refused.append("manquant")
+    if any(param.body for param in params):
+        refused.append("corps vide, hors UTF-8 ou trop long")
+    if any(param.kind in (Kind.TEXT, Kind.TEXTS) for param in params):
+        refused.append("texte trop long ou hors des valeurs permises")
+    if any(param.pattern for param in params):
+        refused.append("de forme refusée (« pattern »)")
+    if any(param.kind in (Kind.INTEGER, Kind.FLAG) for param in params):
+        refused.append("nombre ou oui/non mal écrit ou hors limites")
+    found = {
+        "200": {
+            "description": f"Le document JSON de {shape} (formes décrites dans la documentation : « Les formes JSON »).",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        "400": _error(
+            "Demande que ce document refuse : " + ", ".join(refused) + " ; ou nom d'hôte (en-tête Host) non "
+            "reconnu (« BadHost »)"
+        ),
+        "404": _error(
+            f"Absent du corpus : {_MISSING[operation.name]}"
+            if operation.name in _MISSING
+            else "Jamais pour cette adresse, qui ne cherche rien dans le corpus : le code d'une adresse inconnue de l'API"
+        ),
+    }
+    if operation.name in _LINKS:
+        found["200"]["links"] = _LINKS[operation.name]
+    if operation.name in _UNUSABLE:
+        found["422"] = _error(f"Demande permise par ce document mais inutilisable : {_UNUSABLE[operation.name]}")
+    for code, what in _ALWAYS.items():
+        found[code] = _error(what)
+    found["405"]["headers"] = {
+        "Allow": {"description": "Les méthodes permises sur cette adresse.", "required": True,
+                  "schema": {"type": "string", "minLength": 1}}
+    }  # fmt: skip
+    return dict(sorted(found.items()))
 
 
 def _path_item(operation: Operation) -> dict[str, Any]:
     """The OpenAPI operation object of ``operation``, from its declaration."""
-    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     parameters, body = [], None
     for param in operation.params_on(Front.HTTP):
         where = place(operation, param)
@@ -379,36 +516,26 @@ def _path_item(operation: Operation) -> dict[str, Any]:
         if param.kind is Kind.TEXTS:
             described.update(style="form", explode=True)  # ?kind=carte&kind=règle
         parameters.append(described)
-    shape = _SHAPES.get(operation.name, f"« {operation.name} »")
-    responses = {"200": {"description": f"Le document JSON de {shape} (formes décrites dans la documentation : « Les formes JSON »).",
-                         "content": {"application/json": {"schema": {"type": "object"}}}}}  # fmt: skip
-    for code, what in _ERRORS.items():
-        if code != "413" or body is not None:
-            responses[code] = {
-                "description": f'{what} : {{"error": {{"type", "message"}}}}, message en français.',
-                **error,
-            }
     item: dict[str, Any] = {"operationId": operation.name, "summary": operation.summary,
                             "description": operation.description, "parameters": parameters}  # fmt: skip
     if body is not None:
-        media = body.body
         # Required on HTTP although not in the declaration: the body is the only way to give a
-        # scenario here (MCP may name an example instead); an empty body is a 400.
+        # scenario here (MCP may name an example instead); an empty one is a missing one (a 400).
         item["requestBody"] = {
             "required": True,
-            "description": body.help,
-            "content": {media: {"schema": operations.json_schema(body)}},
+            "description": body.help + " En UTF-8.",
+            "content": {body.body: {"schema": operations.json_schema(replace(body, required=True))}},
         }
-    item["responses"] = responses
+    item["responses"] = responses(operation)
     return item
 
 
 def openapi() -> dict:
     """The API described as OpenAPI 3.1 (served at ``/api/openapi.json``),
     generated from :data:`OPERATIONS`: each address, its method, its
-    parameters (where they travel, their type, bounds, length, default and
-    French help), its body and its codes; the answers' shapes are those of
-    ``--json``, described in docs/reference/json.md."""
+    parameters (where they travel, their type, bounds, length, pattern,
+    values, default and French help), its body and its answers (:func:`responses`);
+    the answers' shapes are those of ``--json``, described in docs/reference/json.md."""
     paths: dict[str, dict[str, Any]] = {}
     for operation in OPERATIONS:
         method, path = operation.http
@@ -418,9 +545,7 @@ def openapi() -> dict:
         "info": {"title": "rules-kb", "version": "1", "description": "Les règles de Magic : l'Assemblée, en français : "
                  "les mêmes réponses, aux mêmes formes JSON, que la ligne de commande."},
         "paths": paths,
-        "components": {"schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
-            "type": "object", "required": ["type", "message"],
-            "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}}},
+        "components": {"schemas": {"Error": _ERROR_SCHEMA}},
     }  # fmt: skip
 
 
@@ -444,7 +569,7 @@ def error_response(error: RulesKbError):
     """The JSON error of a user's mistake, with its 4xx status."""
     from starlette.responses import JSONResponse  # deferred: the web server; MCP imports this module too
 
-    return JSONResponse(serialize.error_dict(error, message(error)), status_code=status(error))
+    return JSONResponse(serialize.error_dict(error, message(error)), status_code=api_status(error))
 
 
 def _endpoint(operation: Operation):
@@ -473,13 +598,36 @@ def _endpoint(operation: Operation):
     return endpoint
 
 
+#: The name of the path convertor of :func:`routes` (:func:`_rest`).
+REST = "rest"
+
+
+def _rest() -> str:
+    """Register (once) and name Starlette's path convertor for a path parameter: the rest of
+    the path, whatever it holds (Starlette's ``path`` stops at a line break)."""
+    from starlette.convertors import CONVERTOR_TYPES, PathConvertor, register_url_convertor
+
+    if REST not in CONVERTOR_TYPES:
+
+        class Rest(PathConvertor):
+            regex = "(?s:.*)"
+
+        register_url_convertor(REST, Rest())
+    return REST
+
+
 def routes() -> list:
     """The API's Starlette routes, one per operation of :data:`OPERATIONS` (a path
-    parameter takes the rest of the path, slashes included: ``/api/rules/a/b`` is a 400
-    of ``show``, not an unknown address)."""
+    parameter takes the rest of the path, slashes and line breaks included: ``/api/rules/a/b``
+    and ``/api/rules/%0A`` are 400s of ``show``, not unknown addresses)."""
     from starlette.routing import Route  # deferred: the web server; MCP imports this module too
 
+    rest = _rest()
     return [
-        Route(re.sub(r"\{(\w+)\}", r"{\1:path}", operation.http[1]), _endpoint(operation), methods=[operation.http[0]])
+        Route(
+            re.sub(r"\{(\w+)\}", rf"{{\1:{rest}}}", operation.http[1]),
+            _endpoint(operation),
+            methods=[operation.http[0]],
+        )
         for operation in OPERATIONS
     ]
