@@ -407,7 +407,8 @@ def test_the_check_page_says_what_a_rule_changing_effect_stopped(client):
     text = " ".join(checked.text.split())
     assert checked.status_code == 200 and "Empêché par un effet qui change les règles (103.1)" in text
     assert (
-        "Alice : ne perd pas la partie" in text and "empêché par Ange de platine : « vous ne pouvez pas perdre la partie »" in text
+        "Alice : ne perd pas la partie" in text
+        and "empêché par Ange de platine : « vous ne pouvez pas perdre la partie »" in text
     )
     assert "la règle des légendes ne s'applique pas" in text
 
