@@ -477,12 +477,13 @@ def serve(options) -> int:
             )
         render.error(f"Impossible d'écouter sur {options.host}, port {options.port} : {reason}. {hint}")
         return 1
+    hosts = web.served_hosts(options.host, options.allowed_host)
     if options.workers == 1:
         web.warm_up(kb)
         _announce(options, kb.cache_dir if kb.read_only else None)
-        web.run(web.create_app(kb), sock)
+        web.run(web.create_app(kb, hosts), sock)
         return 0
-    plan = web.WorkerPlan(kb.folder, str(kb.cache_dir.parent), kb.read_only)  # the cache folder the parent found
+    plan = web.WorkerPlan(kb.folder, str(kb.cache_dir.parent), kb.read_only, hosts)  # the cache folder the parent found
     read_only = kb.cache_dir if kb.read_only else None
     kb.close()  # each worker opens its own
     why = web.run_workers(plan, sock, options.workers, lambda: _announce(options, read_only))

@@ -208,6 +208,12 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
         read_only: Annotated[bool, typer.Option("--read-only", help="Lire le cache sans rien y écrire : il doit avoir été "
                                                 "préparé par « rules-kb index --cache DOSSIER » (de même, sans l'option, "
                                                 "quand le dossier du cache est en lecture seule).")] = False,
+        allowed_host: Annotated[list[str] | None, typer.Option("--allowed-host", metavar="NOM", help="Un autre nom "
+                                                               "sous lequel le serveur est joint (derrière un proxy : "
+                                                               "regles.club.fr) ; répétable. Il répond toujours à "
+                                                               "localhost, 127.0.0.1 et, avec --host 0.0.0.0, à son "
+                                                               "adresse du réseau local ; tout autre nom reçoit une "
+                                                               "erreur 400.", show_default=False)] = None,
         corpus: Annotated[str | None, corpus_option] = None,
     ) -> None:  # fmt: skip
         """L'application web locale (pages en français, pour téléphone et ordinateur, sans rien charger d'Internet)
@@ -216,7 +222,7 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
         une fois (par processus) ; Ctrl+C arrête le serveur."""
         collecting()
         options = SimpleNamespace(host=host, port=port, workers=workers, cache=cache, read_only=read_only, corpus=corpus,
-                                  json=False)  # fmt: skip
+                                  allowed_host=list(allowed_host or ()), json=False)  # fmt: skip
         raise Handled(handlers["serve"](options))
 
     def mcp_command(corpus: Annotated[str | None, corpus_option] = None) -> None:
@@ -236,8 +242,7 @@ def fronts(handlers: dict[str, Callable[[SimpleNamespace], int]]) -> dict[str, C
         raise Handled(handlers["completion"](SimpleNamespace(shell=shell.value)))
 
     serve_command.summary = "L'application web locale et son API JSON."
-    serve_command.examples = ("serve", "serve --port 8080", "serve --host 0.0.0.0", "serve --workers 2",
-                              "serve --cache cache-servi/ --read-only")  # fmt: skip
+    serve_command.examples = ("serve", "serve --host 0.0.0.0 --workers 2", "serve --cache cache-servi/ --read-only")
     mcp_command.summary = "Serveur MCP (entrée et sortie standard) pour les assistants."
     mcp_command.examples = ("mcp", "mcp --corpus mon-corpus/")
     completion_command.summary = "Le script de complétion de rules-kb pour bash, zsh ou fish."

@@ -479,3 +479,12 @@ def test_only_the_hosts_the_server_was_started_for_are_answered(kb):
     assert moved.status_code == 303 and moved.headers["location"].startswith("/")
     slash = guarded.get("/glossaire/", headers={"host": "localhost"}, follow_redirects=False)
     assert slash.status_code == 404 and "location" not in slash.headers
+
+
+def test_served_hosts_are_the_listening_address_the_lan_and_the_names_given():
+    from rules_kb.serve.app import served_hosts
+
+    assert served_hosts("127.0.0.1") == ("127.0.0.1",)
+    assert served_hosts("127.0.0.1", ["regles.club.example"]) == ("127.0.0.1", "regles.club.example")
+    everywhere = served_hosts("0.0.0.0", ["a.example"])
+    assert everywhere[0] == "0.0.0.0" and everywhere[-1] == "a.example"

@@ -270,6 +270,17 @@ def lan_address() -> str:
     return "" if address.startswith("127.") or address == "0.0.0.0" else address
 
 
+def served_hosts(host: str, allowed: list[str] | tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The names a server listening on ``host`` answers to (:func:`create_app`'s
+    ``allowed_hosts``; :data:`LOOPBACK_HOSTS` are added there): ``host`` itself,
+    the local network's address (:func:`lan_address`) and this computer's name
+    when it listens on every address (``0.0.0.0``, ``::``), and the names ``allowed``."""
+    found = [host.strip("[]")]
+    if host.strip("[]") in ("0.0.0.0", "::"):
+        found += [address for address in (lan_address(), socket.gethostname()) if address]
+    return tuple(dict.fromkeys([*found, *allowed]))
+
+
 def listening_socket(host: str, port: int):
     """A TCP socket bound to ``host``:``port`` and listening; raises :class:`OSError`
     (address in use, unknown host, permission) for the front end to word."""
