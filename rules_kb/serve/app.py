@@ -373,7 +373,7 @@ class Spread:
     stays with the worker that accepted it: without this, twenty connections
     opened at once were seen split 18 to 2 for good, the questions of the 18
     waiting on one worker (measured with bench/serve_load.py and 2 workers:
-    the questions' p95 1.3-1.7 s with it, 2.2-2.5 s without). Connections are
+    the questions' p95 1.0-1.5 s with it, 2.2-2.5 s without). Connections are
     told apart by the client's address and port; :data:`SPREAD_SIZE` at most
     are counted."""
 
