@@ -54,7 +54,7 @@ from dataclasses import fields as dataclass_fields
 
 from rules_kb.checker import counting
 from rules_kb.checker import subtypes as kinds
-from rules_kb.checker.budget import spend
+from rules_kb.checker.budget import CALLS_PER_READ, spend
 from rules_kb.checker.characteristics import Characteristics, characteristics_of, counter_modifier, printed, retyped
 from rules_kb.checker.editions import EDITIONS, Edition
 from rules_kb.checker.effects import (
@@ -1031,7 +1031,7 @@ class _LayerRun:
         remaining = [key for key in keys if operations(key)[1]]
         waited: dict[tuple, set[tuple]] = {}
         while remaining:
-            spend()
+            spend(CALLS_PER_READ)
             alive = []
             for key in remaining:
                 current, ops = operations(key)

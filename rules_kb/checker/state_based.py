@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from rules_kb.checker import vocabulary as vocab
-from rules_kb.checker.budget import spend
+from rules_kb.checker.budget import CALLS_PER_READ, spend
 from rules_kb.checker.characteristics import Characteristics
 from rules_kb.checker.editions import EDITIONS, Edition, StateBasedAction
 from rules_kb.checker.layers import COUNTERS, Layering, compute
@@ -889,7 +889,7 @@ def run(state: GameState, edition: Edition | None = None) -> Resolution:
     initial = layering = compute(state, edition)
     last: tuple[Stopped, ...] = ()
     for _ in range(MAX_ROUNDS):
-        spend()
+        spend(CALLS_PER_READ)
         found = examine(current, edition, layering)
         if not found.events:
             last = found.stopped
