@@ -149,3 +149,22 @@ def chromium():
     yield open_window
     for driver in drivers:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def client(kb):
+    """The web app and its API on the bundled corpus, in this process (Starlette's TestClient; any Host)."""
+    from starlette.testclient import TestClient
+
+    from rules_kb.serve.app import create_app
+
+    with TestClient(create_app(kb)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def openapi_document(client) -> dict:
+    """The OpenAPI document, as the API serves it."""
+    answer = client.get("/api/openapi.json")
+    assert answer.status_code == 200
+    return answer.json()

@@ -23,7 +23,6 @@ from rules_kb.checker.report import check_scenario, example, examples
 from rules_kb.checker.scenario import Scenario, ScenarioError, parse_scenario
 from rules_kb.checker.scenario_writer import scenario_to_toml
 from rules_kb.core.errors import RulesKbError
-from rules_kb.serve.app import create_app
 from tests.scenarios import unplaced
 
 STATIC = Path(__file__).parent.parent / "rules_kb" / "serve" / "static"
@@ -344,14 +343,6 @@ def test_abilities_split_on_lines_and_keyword_commas():
 
 
 # -- the page, without JavaScript --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def client(kb):
-    from starlette.testclient import TestClient
-
-    with TestClient(create_app(kb)) as client:
-        yield client
 
 
 def submitted(page: str, action: str) -> list[tuple[str, str]]:

@@ -34,20 +34,8 @@ from rules_kb.serve import api
 
 
 @pytest.fixture(scope="module")
-def client(kb):
-    from starlette.testclient import TestClient
-
-    from rules_kb.serve.app import create_app
-
-    with TestClient(create_app(kb)) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def document(client) -> dict:
-    answer = client.get("/api/openapi.json")
-    assert answer.status_code == 200
-    return answer.json()
+def document(openapi_document) -> dict:
+    return openapi_document
 
 
 @pytest.fixture(scope="module")

@@ -32,21 +32,8 @@ from rules_kb.operations import BY_NAME, OPERATIONS, Front
 
 
 @pytest.fixture(scope="module")
-def client(kb):
-    from starlette.testclient import TestClient
-
-    from rules_kb.serve.app import create_app
-
-    with TestClient(create_app(kb)) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def document(client) -> dict:
-    """The OpenAPI document, as the API serves it."""
-    answer = client.get("/api/openapi.json")
-    assert answer.status_code == 200
-    return answer.json()
+def document(openapi_document) -> dict:
+    return openapi_document
 
 
 async def _tools(kb):

@@ -26,14 +26,6 @@ from rules_kb.serve.app import CONTENT_SECURITY_POLICY, MAX_BODY, create_app
 QUESTION = "ma 2/2 a pris 2 dégâts elle meurt ?"
 
 
-@pytest.fixture(scope="module")
-def client(kb):
-    from starlette.testclient import TestClient
-
-    with TestClient(create_app(kb)) as client:
-        yield client
-
-
 # -- the API ---------------------------------------------------------------------------------------
 
 
@@ -447,7 +439,7 @@ def test_a_500_carries_the_security_headers(kb, monkeypatch):
     from starlette.testclient import TestClient
 
     from rules_kb.serve import api
-    from rules_kb.serve.app import SECURITY_HEADERS, create_app
+    from rules_kb.serve.app import SECURITY_HEADERS
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
@@ -464,8 +456,6 @@ def test_only_the_hosts_the_server_was_started_for_are_answered(kb):
     """Issue 38, point 5: DNS rebinding. A Host the server was not started for is a 400 (French
     JSON); loopback names and the names given are answered; no redirect names a host."""
     from starlette.testclient import TestClient
-
-    from rules_kb.serve.app import create_app
 
     guarded = TestClient(create_app(kb, allowed_hosts=["regles.club.example", "192.168.1.20"]))
     for host in ("localhost:8000", "127.0.0.1", "[::1]:8000", "REGLES.club.example", "192.168.1.20:8000"):

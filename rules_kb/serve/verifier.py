@@ -493,13 +493,22 @@ def _add_button(fieldset, section: str, count: int) -> None:
             formaction=f"/verifier#{section}-{count}", data_add=section)  # fmt: skip
 
 
+def _rows(form, board: Board, invalid, section: str, rows, row_builder, note: str = "") -> None:
+    """A section of the board (``section``: player, permanent, effect): its fieldset and legend,
+    ``note`` under it, a row per item of ``rows`` (``row_builder(holder, board, index, row, invalid)``)
+    and its « Ajouter » button."""
+    fieldset = element(form, "fieldset", "", f"rows {section}s", id=_SECTIONS[section][0])
+    element(fieldset, "legend", _SECTIONS[section][1])
+    if note:
+        element(fieldset, "p", note, "muted")
+    holder = element(fieldset, "div", "", "holder", data_rows=section)
+    for index, row in enumerate(rows):
+        row_builder(holder, board, index, row, invalid)
+    _add_button(fieldset, section, len(rows))
+
+
 def _players(form, board: Board, invalid) -> None:
-    fieldset = element(form, "fieldset", "", "rows players", id=_SECTIONS["player"][0])
-    element(fieldset, "legend", _SECTIONS["player"][1])
-    holder = element(fieldset, "div", "", "holder", data_rows="player")
-    for index, player in enumerate(board.players):
-        _player_row(holder, board, index, player, invalid)
-    _add_button(fieldset, "player", len(board.players))
+    _rows(form, board, invalid, "player", board.players, _player_row)
 
 
 def _player_row(holder, board: Board, index: int, player: PlayerRow, invalid) -> None:
@@ -531,12 +540,7 @@ def _permanent_choices(board: Board) -> list[tuple[str, str]]:
 
 
 def _permanents(form, board: Board, invalid) -> None:
-    fieldset = element(form, "fieldset", "", "rows permanents", id=_SECTIONS["permanent"][0])
-    element(fieldset, "legend", _SECTIONS["permanent"][1])
-    holder = element(fieldset, "div", "", "holder", data_rows="permanent")
-    for index, row in enumerate(board.permanents):
-        _permanent_row(holder, board, index, row, invalid)
-    _add_button(fieldset, "permanent", len(board.permanents))
+    _rows(form, board, invalid, "permanent", board.permanents, _permanent_row)
 
 
 def _permanent_row(holder, board: Board, index: int, row: PermanentRow, invalid) -> None:
@@ -597,20 +601,12 @@ def _permanent_row(holder, board: Board, index: int, row: PermanentRow, invalid)
 
 
 def _effects(form, board: Board, invalid) -> None:
-    fieldset = element(form, "fieldset", "", "rows effects", id=_SECTIONS["effect"][0])
-    element(fieldset, "legend", _SECTIONS["effect"][1])
-    element(
-        fieldset,
-        "p",
+    note = (
         "Un sort ou une capacité résolus s'appliquent au permanent choisi (418.3b) ; une capacité statique d'un "
         "permanent, à lui-même, à ce qu'il enchante ou équipe, ou à un groupe (418.4a). Une carte de la liste sans "
-        "source est mise en jeu.",
-        "muted",
+        "source est mise en jeu."
     )
-    holder = element(fieldset, "div", "", "holder", data_rows="effect")
-    for index, row in enumerate(board.effects):
-        _effect_row(holder, board, index, row, invalid)
-    _add_button(fieldset, "effect", len(board.effects))
+    _rows(form, board, invalid, "effect", board.effects, _effect_row, note)
 
 
 def _kind_choices(select, value: str) -> None:
