@@ -43,6 +43,8 @@ from rules_kb.serve import api, pages, verifier
 MAX_BODY = 256 * 1024
 #: The most bytes a query string may hold (a question of 2,000 characters, percent-encoded, fits).
 MAX_QUERY = 16 * 1024
+#: The most bytes a request's line and headers may take (:mod:`rules_kb.serve.protocol`; beyond: 414 or 431).
+MAX_HEAD = 128 * 1024
 #: The most bytes a path may hold.
 MAX_PATH = 2048
 
@@ -117,6 +119,9 @@ class Guard:
         path = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
         if len(scope.get("query_string", b"")) > MAX_QUERY or len(path) > MAX_PATH:
             await self._refuse(send, 414, "URITooLong", _TOO_LONG)
+            return
+        if sum(len(name) + len(value) + 4 for name, value in scope.get("headers", ())) > MAX_HEAD:
+            await self._refuse(send, 431, "HeadersTooLarge", f"En-têtes trop grands : {MAX_HEAD // 1024} Kio au plus.")
             return
         declared = dict(scope.get("headers", ())).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
@@ -297,8 +302,10 @@ def listening_socket(host: str, port: int):
     return sock
 
 
-#: uvicorn's settings, for one process or several.
-_UVICORN = {"log_level": "warning", "access_log": False, "lifespan": "off", "server_header": False}
+#: uvicorn's settings, for one process or several: the guarded h11 protocol (a head's timeout, JSON 414/431).
+_UVICORN = {"log_level": "warning", "access_log": False, "lifespan": "off", "server_header": False,
+            "http": "rules_kb.serve.protocol:GuardedH11Protocol", "h11_max_incomplete_event_size": MAX_HEAD,
+            "timeout_keep_alive": 5}  # fmt: skip
 
 
 def run(app, sock) -> None:
