@@ -79,3 +79,15 @@ def test_a_head_beyond_128_kib_is_a_json_414_or_431(server):
 def test_an_unreadable_request_is_a_json_400(server):
     status, body = parts(exchange(server, b"GARBAGE\r\n\r\n"))
     assert status == 400 and body["error"]["type"] == "BadRequest"
+
+
+def test_a_client_leaving_mid_request_is_one_log_line(server, caplog):
+    with socket.create_connection(("127.0.0.1", server)) as client:
+        client.sendall(b"POST /api/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/toml\r\n"
+                       b"Content-Length: 1000\r\n\r\ntitle = ")  # fmt: skip
+        time.sleep(0.2)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not any("est parti" in r.getMessage() for r in caplog.records):
+        time.sleep(0.05)
+    said = [record for record in caplog.records if "est parti avant la fin de sa requête" in record.getMessage()]
+    assert len(said) == 1 and not any(record.exc_info for record in caplog.records)

@@ -23,6 +23,7 @@ import functools
 import inspect
 import ipaddress
 import json
+import logging
 import os
 import socket
 import sys
@@ -32,12 +33,15 @@ from dataclasses import dataclass
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from rules_kb import loader
 from rules_kb.core.errors import RulesKbError
 from rules_kb.serve import api, pages, verifier
+
+_LOG = logging.getLogger("rules_kb.serve")
 
 #: The most bytes a request body may hold (a scenario takes a few kilobytes).
 MAX_BODY = 256 * 1024
@@ -151,6 +155,10 @@ class Guard:
         except _TooLarge:
             if not started:
                 await self._refuse(send, 413, "PayloadTooLarge", _too_large())
+        except ClientDisconnect:  # the client left mid-request: nothing to answer, one line said
+            client = scope.get("client")
+            where = f"{client[0]}:{client[1]}" if client else "un client"
+            _LOG.warning("rules-kb serve : %s est parti avant la fin de sa requête (%s).", where, scope.get("path", ""))
 
     @staticmethod
     async def _refuse(send, code: int, kind: str, message: str) -> None:
