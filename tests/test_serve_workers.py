@@ -156,36 +156,45 @@ def serving(*args: str):
 
 def _ask_from(server: Server, pids: set[int], tries: int = 60) -> dict[int, dict]:
     """An answer to :data:`QUESTION` from each worker of ``pids``: on new keep-alive connections,
-    ``/healthz`` says which worker accepted it, then the question is asked on the same connection
-    (unless the worker asked to close it: :class:`rules_kb.serve.app.Spread`)."""
+    eight open at once (see :func:`_worker_pids`), ``/healthz`` says which worker accepted each,
+    then the question is asked on the same connection (unless the worker asked to close it:
+    :class:`rules_kb.serve.app.Spread`)."""
     answers: dict[int, dict] = {}
     for _ in range(tries):
-        connection = server.connect()
+        connections = [server.connect() for _ in range(8)]
         try:
-            connection.request("GET", "/healthz")
-            answer = connection.getresponse()
-            health = json.loads(answer.read())
-            assert answer.status == 200
-            if health["pid"] not in answers and answer.getheader("connection") != "close":
-                status, answer = server.get("/api/ask?" + urlencode({"q": QUESTION}), connection)
-                assert status == 200, answer
-                answers[health["pid"]] = answer
+            for connection in connections:
+                connection.request("GET", "/healthz")
+            for connection in connections:
+                answer = connection.getresponse()
+                health = json.loads(answer.read())
+                assert answer.status == 200
+                if health["pid"] not in answers and answer.getheader("connection") != "close":
+                    status, asked = server.get("/api/ask?" + urlencode({"q": QUESTION}), connection)
+                    assert status == 200, asked
+                    answers[health["pid"]] = asked
         finally:
-            connection.close()
+            for connection in connections:
+                connection.close()
         if set(answers) == pids:
             break
     return answers
 
 
-def _worker_pids(server: Server, count: int, tries: int = 200) -> set[int]:
-    """The pids ``/healthz`` gives, each request on a new connection, until ``count`` differ."""
+def _worker_pids(server: Server, count: int, rounds: int = 60) -> set[int]:
+    """The pids ``/healthz`` gives, each request on a new connection, until ``count`` differ. The
+    requests go eight at once: one after the other, the kernel may hand every connection to the
+    same idle worker (seen in CI: 200 in a row to one), as it may any client's."""
+    from concurrent.futures import ThreadPoolExecutor
+
     pids: set[int] = set()
-    for _ in range(tries):
-        status, health = server.get("/healthz")
-        assert status == 200 and health["status"] == "ok"
-        pids.add(health["pid"])
-        if len(pids) == count:
-            break
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(rounds):
+            for status, health in pool.map(lambda _: server.get("/healthz"), range(8)):
+                assert status == 200 and health["status"] == "ok"
+                pids.add(health["pid"])
+            if len(pids) == count:
+                break
     return pids
 
 
