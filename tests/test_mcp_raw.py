@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from bench.mcp_probe import (
@@ -164,6 +164,7 @@ def _line_and_ids(drawn) -> tuple[bytes, tuple]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(drawn=_LINE)
+@example(drawn=("message", {"jsonrpc": "2.0", "params": None, "method": "ping"}, "int", False, None))  # CI's failure
 def test_random_lines_are_answered_by_id_notifications_are_not_and_the_server_lives(wire, drawn):
     line, ids = _line_and_ids(drawn)
     replies, _seconds, in_time = wire.exchange(line, ids, 5.0)
@@ -172,6 +173,8 @@ def test_random_lines_are_answered_by_id_notifications_are_not_and_the_server_li
     assert sorted(map(repr, (reply.get("id") for reply in replies))) == sorted(map(repr, ids)), (line[:200], replies)
     for reply in replies:
         assert reply.get("jsonrpc") == "2.0" and ("error" in reply) != ("result" in reply), reply
+        if "result" in reply and "content" not in reply["result"]:
+            continue  # a method that succeeded without a tool's text (a valid ``ping``: ``{}``)
         text = reply_text(reply)
         assert text.strip() and not any(english in text for english in ENGLISH), reply
 
