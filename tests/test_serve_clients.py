@@ -1,6 +1,9 @@
 """Issue 38, point 3: the server survives slow and oversized clients. A request's head that
 trickles is cut after its time-out with one log line, not a traceback; a head beyond 128 KiB
-is a JSON 414 (request line) or 431 (headers), not h11's plain text."""
+is a JSON 414 (request line) or 431 (headers), not h11's plain text; beyond the connection
+limit, the oldest connection waiting for its request is closed, or the newcomer answered a
+JSON 503 when every connection is busy. (``bench/slow_clients.py`` runs the campaign: 1,100
+slow clients under a 1,024-file limit.)"""
 
 from __future__ import annotations
 
@@ -52,7 +55,8 @@ def parts(answer: bytes) -> tuple[int, dict]:
     return int(head.split(b" ")[1]), json.loads(body)
 
 
-def test_a_trickling_head_is_cut_with_one_log_line(server, caplog):
+def test_a_trickling_head_is_cut_with_one_log_line(server, caplog, monkeypatch):
+    monkeypatch.setattr(protocol, "_SLOW", protocol._Tally(protocol._SLOW.first, protocol._SLOW.summary))
     with socket.create_connection(("127.0.0.1", server)) as client:
         client.sendall(b"GET /api/rules/420.5c HTTP/1.1\r\nHost: loc")
         client.settimeout(10)
@@ -91,3 +95,68 @@ def test_a_client_leaving_mid_request_is_one_log_line(server, caplog):
         time.sleep(0.05)
     said = [record for record in caplog.records if "est parti avant la fin de sa requête" in record.getMessage()]
     assert len(said) == 1 and not any(record.exc_info for record in caplog.records)
+
+
+def test_the_connection_limit_stays_below_the_open_file_limit():
+    assert protocol.connection_limit(1024) == 640
+    assert protocol.connection_limit(1024) + 2 * protocol.BACKLOG + 64 <= 1024
+    assert protocol.connection_limit(100) == 16 and protocol.connection_limit(1 << 20) < 1 << 20
+
+
+def _open_slow(port: int, count: int, data: bytes) -> list[socket.socket]:
+    clients = []
+    for _ in range(count):
+        client = socket.create_connection(("127.0.0.1", port))
+        client.sendall(data)
+        clients.append(client)
+    return clients
+
+
+def _closed(clients: list[socket.socket]) -> int:
+    shut = 0
+    for client in clients:
+        client.settimeout(0.05)
+        try:
+            shut += client.recv(100) == b""
+        except TimeoutError:
+            pass
+        except OSError:
+            shut += 1
+    return shut
+
+
+@pytest.fixture
+def limit_of_eight(monkeypatch):
+    """A connection limit of 8 for the test, fresh tallies (their first line is logged)."""
+    monkeypatch.setattr(protocol, "_LIMIT", [8])
+    for name in ("_EVICTED", "_REFUSED"):
+        tally = getattr(protocol, name)
+        monkeypatch.setattr(protocol, name, protocol._Tally(tally.first, tally.summary))
+    time.sleep(0.2)  # the other tests' connections closed
+
+
+def test_beyond_the_limit_the_oldest_slow_client_makes_room(server, limit_of_eight, caplog):
+    slow = _open_slow(server, 12, b"GET /api/rules/420.5c HTTP/1.1\r\nHost: loc")
+    try:
+        answer = exchange(server, b"GET /api/rules/420.5c HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        assert parts(answer)[0] == 200  # the client that sends its request at once is served
+        time.sleep(0.1)
+        assert _closed(slow[:5]) == 5 and _closed(slow[-3:]) == 0  # the oldest went first
+    finally:
+        for client in slow:
+            client.close()
+    said = [record.getMessage() for record in caplog.records if "limite de connexions" in record.getMessage()]
+    assert len(said) == 1 and "(8)" in said[0] and not any(record.exc_info for record in caplog.records)
+
+
+def test_beyond_the_limit_with_every_connection_busy_the_newcomer_gets_a_json_503(server, limit_of_eight):
+    busy = _open_slow(server, 8, b"POST /api/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/toml\r\n"
+                                 b"Content-Length: 1000\r\n\r\ntitle = ")  # fmt: skip
+    try:
+        time.sleep(0.1)
+        status, body = parts(exchange(server, b"GET /api/rules/420.5c HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+        assert status == 503 and "Serveur occupé" in body["error"]["message"]
+        assert _closed(busy) == 0  # a request being received is never cut for a newcomer
+    finally:
+        for client in busy:
+            client.close()

@@ -231,6 +231,7 @@ def create_app(kb, allowed_hosts=None):
     )
     app.router.redirect_slashes = False
     app.state.kb = kb
+    app.state.check_queue = api.CheckQueue()
     return app
 
 
@@ -310,10 +311,11 @@ def listening_socket(host: str, port: int):
     return sock
 
 
-#: uvicorn's settings, for one process or several: the guarded h11 protocol (a head's timeout, JSON 414/431).
+#: uvicorn's settings, for one process or several: the guarded h11 protocol (a head's timeout, JSON
+#: 414/431, a connection limit) and event loop; the backlog is :data:`rules_kb.serve.protocol.BACKLOG`.
 _UVICORN = {"log_level": "warning", "access_log": False, "lifespan": "off", "server_header": False,
             "http": "rules_kb.serve.protocol:GuardedH11Protocol", "h11_max_incomplete_event_size": MAX_HEAD,
-            "timeout_keep_alive": 5}  # fmt: skip
+            "timeout_keep_alive": 5, "backlog": 128, "loop": "rules_kb.serve.protocol:guarded_loop"}  # fmt: skip
 
 
 def run(app, sock) -> None:
