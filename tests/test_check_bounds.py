@@ -1,51 +1,19 @@
 """Issue 38, point 1: a check cannot amplify. Its CPU time has a budget, and its answer's size
-is bounded: the layers' trace is summarised unless the full trace is asked for, up to a cap."""
+is bounded: the layers' trace is summarised unless the full trace is asked for, up to a cap;
+a server computes one check at a time, a bounded number waiting (``bench/amplification.py``
+runs the campaign: eight heavy checks at once while ``show`` is timed)."""
 
 import json
+import threading
 
+import anyio
 import pytest
 
+from bench.amplification import crusades
 from rules_kb import serialize
 from rules_kb.checker.budget import CheckTooLongError, limited, spend
 from rules_kb.checker.report import FULL_TRACE_LIMIT, TraceTooLargeError, check_scenario, trace_size
 from rules_kb.checker.scenario import parse_scenario
-
-CRUSADE = """
-[[permanent]]
-id = "k{i}"
-name = "Croisade"
-controller = "Alice"
-card_types = ["enchantement"]
-colors = ["blanc"]
-timestamp = {i}
-
-  [[permanent.static]]
-  id = "b{i}"
-  text = "Toutes les créatures blanches gagnent +1/+1."
-  affects_all = {{ card_types = ["créature"], colors = ["blanc"] }}
-  modify_power_toughness = [1, 1]
-"""
-CREATURE = """
-[[permanent]]
-id = "w{i}"
-name = "W{i}"
-controller = "Alice"
-card_types = ["créature"]
-colors = ["blanc"]
-power = 1
-toughness = 1
-timestamp = {timestamp}
-"""
-
-
-def crusades(count: int, creatures: int) -> str:
-    """``count`` Crusades (418.5a's example card) and ``creatures`` white 1/1s: each Crusade gives each +1/+1."""
-    head = 'title = "Croisades"\nedition = "2004"\n\n[[player]]\nname = "Alice"\n'
-    return (
-        head
-        + "".join(CRUSADE.format(i=i + 1) for i in range(count))
-        + "".join(CREATURE.format(i=i, timestamp=count + i + 1) for i in range(creatures))
-    )
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +73,48 @@ def test_a_scenario_opening_with_a_byte_order_mark_is_read(kb):
     text = "\ufeff" + crusades(1, 1)
     report = check_scenario(kb, parse_scenario(text, "bom"))
     assert report.layering.final["w0"].power == 2
+
+
+def test_checks_take_turns_and_beyond_the_waiting_line_the_server_is_busy():
+    from rules_kb.serve.api import CheckQueue, ServerBusy, api_status
+
+    release, running, order = threading.Event(), [], []
+
+    def hold(name):
+        running.append(name)
+        assert len(running) == 1  # one at a time
+        release.wait(5)
+        order.append(name)
+        running.remove(name)
+        return name
+
+    async def main():
+        queue = CheckQueue(at_once=1, waiting=1)
+        async with anyio.create_task_group() as group:
+            group.start_soon(queue.run, hold, "premier")
+            await anyio.sleep(0.1)
+            group.start_soon(queue.run, hold, "second")
+            await anyio.sleep(0.1)
+            with pytest.raises(ServerBusy) as busy:
+                await queue.run(hold, "troisième")
+            release.set()
+        return busy.value
+
+    error = anyio.run(main)
+    assert order == ["premier", "second"] and api_status(error) == 503 and "Serveur occupé" in str(error)
+
+
+def test_a_busy_server_answers_a_check_with_a_json_503_and_retry_after(kb):
+    from starlette.testclient import TestClient
+
+    from rules_kb.serve.api import CheckQueue
+    from rules_kb.serve.app import create_app
+
+    app = create_app(kb)
+    app.state.check_queue = CheckQueue(waiting=0)
+    with TestClient(app) as client:
+        answer = client.post(
+            "/api/check", content=crusades(1, 1).encode(), headers={"content-type": "application/toml"}
+        )
+    assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
+    assert answer.json()["error"]["type"] == "ServerBusy"

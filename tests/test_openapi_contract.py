@@ -116,7 +116,7 @@ def test_the_toml_body_of_check_is_described(document):
 @pytest.mark.parametrize("operation", api.OPERATIONS, ids=lambda op: op.name)
 def test_every_address_declares_its_error_answers(document, operation):
     responses = _described(document, operation)["responses"]
-    expected = {"200", "400", "404", "405", "413", "414", "500"} | (
+    expected = {"200", "400", "404", "405", "413", "414", "500", "503"} | (
         {"422"} if operation.name in api._UNUSABLE else set()
     )
     assert set(responses) == expected, operation.name

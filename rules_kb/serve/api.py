@@ -94,6 +94,43 @@ class BadRequest(RulesKbError):
     not a number; a body that is not UTF-8); the message says which, in French."""
 
 
+class ServerBusy(RulesKbError):
+    """More checks wait their turn than :data:`CHECKS_WAITING` (HTTP 503)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"Serveur occupé : {CHECKS_WAITING} vérifications attendent déjà leur tour ; réessayez dans un instant."
+        )
+
+
+#: Checks one process computes at once, each in a worker thread. A check is pure Python: two at once
+#: would not go faster on one interpreter lock, and would make the event loop (and so every lookup)
+#: wait for it (``bench/amplification.py``: eight heavy checks at once).
+CHECKS_AT_ONCE = 1
+#: Checks that may wait their turn (their CPU budget starts with their turn); one more is a 503.
+CHECKS_WAITING = 32
+
+
+class CheckQueue:
+    """The checks of one server process, computed :data:`CHECKS_AT_ONCE` at a time in a worker
+    thread, at most :data:`CHECKS_WAITING` waiting (``app.state.check_queue``)."""
+
+    def __init__(self, at_once: int = CHECKS_AT_ONCE, waiting: int = CHECKS_WAITING) -> None:
+        import anyio  # deferred: the web server; MCP imports this module too
+
+        self.limiter = anyio.CapacityLimiter(at_once)
+        self.waiting = waiting
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in a worker thread once its turn comes; raises :class:`ServerBusy`
+        when :attr:`waiting` checks already wait."""
+        import anyio.to_thread
+
+        if self.limiter.statistics().tasks_waiting >= self.waiting:
+            raise ServerBusy()
+        return await anyio.to_thread.run_sync(function, *args, limiter=self.limiter)
+
+
 def message(error: RulesKbError) -> str:
     """The French message of ``error`` with what to do next on the site."""
     text = str(error)
@@ -108,8 +145,11 @@ def status(error: RulesKbError) -> int:
 
 def api_status(error: RulesKbError) -> int:
     """The HTTP status of a user error on the API (:func:`error_response`): 404 when the corpus lacks
-    what was asked, 400 when the request is not what the OpenAPI document allows, else 422 (allowed,
-    but its content cannot be used: a search without a significant word, an invalid scenario)."""
+    what was asked, 400 when the request is not what the OpenAPI document allows, 503 when too many
+    checks wait (:class:`ServerBusy`), else 422 (allowed, but its content cannot be used: a search
+    without a significant word, an invalid scenario)."""
+    if isinstance(error, ServerBusy):
+        return 503
     code = status(error)
     return 422 if code == 400 and type(error).__name__ not in _MALFORMED else code
 
@@ -423,6 +463,8 @@ _ALWAYS = {
     "413": "Corps de la requête plus grand que la limite du serveur",
     "414": "Adresse (chemin ou paramètres) plus longue que la limite du serveur",
     "500": "Erreur interne du serveur, sans détail",
+    "503": "Serveur occupé : toutes ses connexions servent, ou trop de vérifications attendent leur tour ; "
+    "réessayer après le délai de l'en-tête « Retry-After »",
 }
 #: The JSON error shape (:func:`rules_kb.serialize.error_dict`), as an OpenAPI component.
 _ERROR_SCHEMA = {
@@ -569,7 +611,9 @@ def error_response(error: RulesKbError):
     """The JSON error of a user's mistake, with its 4xx status."""
     from starlette.responses import JSONResponse  # deferred: the web server; MCP imports this module too
 
-    return JSONResponse(serialize.error_dict(error, message(error)), status_code=api_status(error))
+    code = api_status(error)
+    return JSONResponse(serialize.error_dict(error, message(error)), status_code=code,
+                        headers={"retry-after": "1"} if code == 503 else None)  # fmt: skip
 
 
 def _endpoint(operation: Operation):
@@ -591,6 +635,8 @@ def _endpoint(operation: Operation):
                 arguments = read(operation, request.query_params, request.path_params, body)
                 return JSONResponse(answer(request.app.state.kb, **arguments))
 
+            if operation.name == "check":
+                return await request.app.state.check_queue.run(compute)
             return await run_in_threadpool(compute)
         except RulesKbError as error:
             return error_response(error)

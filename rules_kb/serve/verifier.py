@@ -32,7 +32,6 @@ import re
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.responses import Response
@@ -229,7 +228,7 @@ async def _check_text(request, view: _View, form: dict[str, list[str]]) -> _View
     try:
         edition = api.parameter({name: values[0] for name, values in form.items()}, operations.EDITION)
         text = api.scenario_text(view.text.encode("utf-8"))
-        report = await run_in_threadpool(api.check, request.app.state.kb, text, edition)
+        report = await request.app.state.check_queue.run(api.check, request.app.state.kb, text, edition)
     except RulesKbError as error:
         return replace(view, problem=error)
     return replace(_read_text(view, text), report=report, checked=text)
@@ -240,7 +239,7 @@ async def _check_board(request, view: _View) -> _View:
     try:
         scenario = boards.board_scenario(view.board)
         text = scenario_to_toml(scenario, COMMENT)
-        report = await run_in_threadpool(api.check, request.app.state.kb, text)
+        report = await request.app.state.check_queue.run(api.check, request.app.state.kb, text)
     except RulesKbError as error:
         return replace(view, problem=error, source="board")
     return replace(view, text=text, source="board", report=report, checked=text)
