@@ -274,7 +274,10 @@ def check(options) -> int:
     from rules_kb.checker.report import check as run_check  # deferred: this command's own
 
     return _respond(
-        options, lambda kb: run_check(kb, options.scenario, options.edition), serialize.check_dict, render.check_report
+        options,
+        lambda kb: run_check(kb, options.scenario, options.edition, options.full_trace),
+        serialize.check_dict,
+        render.check_report,
     )
 
 

@@ -333,6 +333,11 @@ OPERATIONS: tuple[Operation, ...] = (
                       "Le nom d'un scénario d'exemple fourni, par exemple « blessures-fatales ».", longest=100,
                       examples=("blessures-fatales", "couches-croisade"),
                       names={Front.MCP: "example"}, fronts=frozenset({Front.MCP})),
+            Parameter("full_trace", Kind.FLAG,
+                      "La trace complète des couches (chaque effet sur chaque objet) plutôt que son résumé (les "
+                      "8 premiers effets de chaque couche, 40 objets par effet), jusqu'à 100\u202f000 mentions "
+                      "d'objets.", default=False, flags=("--trace-complete",),
+                      names={Front.HTTP: "trace_complete", Front.MCP: "trace_complete"}),
             EDITION, *COMMON,
         ),
         ("check --example", "check --example blessures-fatales > ours.toml", "check ours.toml"),

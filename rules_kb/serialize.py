@@ -507,11 +507,14 @@ def stopped_dict(number: int, stopped, texts: dict[str, Rule], names: dict[str, 
     }
 
 
-def check_dict(report: CheckReport, full_trace: bool = False) -> dict[str, Any]:
+def check_dict(report: CheckReport, full_trace: bool | None = None) -> dict[str, Any]:
     """``check``: the scenario's state-based effects (see docs/reference/json.md for the shape);
-    the layers' trace summarised unless ``full_trace`` (:func:`layering_dict`; ``trace`` says
-    which). Raises :class:`rules_kb.checker.report.TraceTooLargeError` for a full trace
-    beyond :data:`rules_kb.checker.report.FULL_TRACE_LIMIT`."""
+    the layers' trace summarised unless ``full_trace`` (None: the report's own
+    ``full_trace``; :func:`layering_dict`; ``trace`` says which). Raises
+    :class:`rules_kb.checker.report.TraceTooLargeError` for a full trace beyond
+    :data:`rules_kb.checker.report.FULL_TRACE_LIMIT`."""
+    if full_trace is None:
+        full_trace = report.full_trace
     if full_trace:
         from rules_kb.checker.report import check_trace_size  # deferred: the checker, for check alone
 

@@ -118,3 +118,45 @@ def test_a_busy_server_answers_a_check_with_a_json_503_and_retry_after(kb):
         )
     assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
     assert answer.json()["error"]["type"] == "ServerBusy"
+
+
+def test_every_front_gives_the_full_trace_on_request(kb, run_cli, tmp_path):
+    """``--trace-complete`` (CLI), ``trace_complete`` (HTTP, MCP): the same full trace as the library's."""
+    from starlette.testclient import TestClient
+
+    from rules_kb.serve import mcp
+    from rules_kb.serve.app import create_app
+
+    text = crusades(2, 3)
+    expected = serialize.check_dict(check_scenario(kb, parse_scenario(text, "petit"), full_trace=True))
+    assert expected["trace"] == "complète"
+    path = tmp_path / "petit.toml"
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("check", str(path), "--trace-complete", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["layers"] == expected["layers"]
+    with TestClient(create_app(kb)) as client:
+        answer = client.post("/api/check?trace_complete=true", content=text.encode(),
+                             headers={"content-type": "application/toml"})  # fmt: skip
+        summarised = client.post("/api/check", content=text.encode(), headers={"content-type": "application/toml"})
+    assert answer.json()["layers"] == expected["layers"] and summarised.json()["trace"] == "résumée"
+    result = mcp.call(kb, "check_scenario", {"scenario": text, "trace_complete": True})
+    assert not result.error and result.data["layers"] == expected["layers"]
+
+
+def test_a_full_trace_beyond_its_cap_is_refused_on_every_front(kb, run_cli, tmp_path):
+    from starlette.testclient import TestClient
+
+    from rules_kb.serve import mcp
+    from rules_kb.serve.app import create_app
+
+    text = crusades(100, 400)
+    path = tmp_path / "croisades.toml"
+    path.write_text(text, encoding="utf-8")
+    said = run_cli("check", str(path), "--trace-complete", "--json")
+    assert said.exit_code == 1 and json.loads(said.stdout)["error"]["type"] == "TraceTooLargeError"
+    with TestClient(create_app(kb)) as client:
+        answer = client.post("/api/check?trace_complete=1", content=text.encode(),
+                             headers={"content-type": "application/toml"})  # fmt: skip
+    assert answer.status_code == 422 and "trace résumée" in answer.json()["error"]["message"]
+    result = mcp.call(kb, "check_scenario", {"scenario": text, "trace_complete": True})
+    assert result.error and "trace résumée" in result.text

@@ -38,12 +38,15 @@ class CheckReport:
     ``see_also``, the events stopped by an effect that changes the rules
     and 103.1, layer steps, the draw rule), by number, and
     ``switch_ruling``, the FAQ ruling the edition follows for switching
-    power and toughness when a switch was applied by it."""
+    power and toughness when a switch was applied by it; ``full_trace``:
+    whether the layers' full trace was asked for (its size checked), not
+    their summary (:func:`rules_kb.serialize.check_dict`)."""
 
     scenario: Scenario
     resolution: Resolution
     texts: dict[str, Rule]
     switch_ruling: Ruling | None = None
+    full_trace: bool = False
 
     @property
     def edition(self) -> Edition:
@@ -83,27 +86,42 @@ def rule_text(kb, number: str, edition: Edition) -> Rule | None:
     return None
 
 
-def check(kb: KnowledgeBase, scenario: Scenario | str | os.PathLike[str], edition: str | None = None) -> CheckReport:
+def check(
+    kb: KnowledgeBase,
+    scenario: Scenario | str | os.PathLike[str],
+    edition: str | None = None,
+    full_trace: bool = False,
+) -> CheckReport:
     """Check a scenario: a path to a TOML file (``"-"``: standard input) or a
-    :class:`Scenario`; ``edition`` overrides the scenario's. Raises
+    :class:`Scenario`; ``edition`` overrides the scenario's; ``full_trace``:
+    the layers' full trace rather than its summary. Raises
     :class:`ScenarioError` for an unusable file and the errors of
-    :func:`choose_edition`."""
+    :func:`check_scenario`."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(os.fspath(scenario))
-    return check_scenario(kb, scenario, edition)
+    return check_scenario(kb, scenario, edition, full_trace=full_trace)
 
 
 def check_scenario(
-    kb: KnowledgeBase, scenario: Scenario, edition: str | None = None, seconds: float | None = CHECK_SECONDS
+    kb: KnowledgeBase,
+    scenario: Scenario,
+    edition: str | None = None,
+    seconds: float | None = CHECK_SECONDS,
+    full_trace: bool = False,
 ) -> CheckReport:
     """Run the state-based effects on ``scenario`` and gather the texts of the
-    rules applied. ``edition`` overrides the scenario's. Raises the errors of
-    :func:`choose_edition`, and :class:`rules_kb.checker.budget.CheckTooLongError`
-    when the check takes more than ``seconds`` of CPU time (None: no limit)."""
+    rules applied. ``edition`` overrides the scenario's; ``full_trace``: the
+    report gives the layers' full trace, not its summary. Raises the errors of
+    :func:`choose_edition`, :class:`rules_kb.checker.budget.CheckTooLongError`
+    when the check takes more than ``seconds`` of CPU time (None: no limit),
+    and :class:`TraceTooLargeError` when a full trace asked for is beyond
+    :data:`FULL_TRACE_LIMIT`."""
     chosen = choose_edition(kb, scenario, edition)
     with limited(seconds):
         resolution = run(scenario.state, chosen)
     layering = resolution.initial_layering
+    if full_trace:
+        check_trace_size(layering)
     steps = [step for result in layering.layers for step in result.steps]
     numbers = [number for step in steps for number in step.rules]
     if steps:
@@ -120,7 +138,8 @@ def check_scenario(
     ruling = None
     if any(step.kind is StepKind.SWITCH_LAST for step in steps):
         ruling = edition_ruling(kb, chosen)
-    return CheckReport(scenario, resolution, dict(sorted(texts.items(), key=lambda item: _rule_order(item[0]))), ruling)
+    texts = dict(sorted(texts.items(), key=lambda item: _rule_order(item[0])))
+    return CheckReport(scenario, resolution, texts, ruling, full_trace)
 
 
 #: The most object mentions a full trace may hold (:func:`trace_size`): about 10 MB of JSON.

@@ -422,10 +422,11 @@ def suggest(kb, text: str, limit: int = 6) -> dict:
     return {"query": text, "hits": hits}
 
 
-def check(kb, text: str, edition: str | None = None) -> dict:
+def check(kb, text: str, edition: str | None = None, full_trace: bool = False) -> dict:
     """``check``'s JSON for the TOML ``text`` of a scenario (:func:`rules_kb.serialize.check_dict`);
     raises :class:`rules_kb.checker.scenario.ScenarioError`."""
-    return serialize.check_dict(check_scenario(kb, parse_scenario(text, "scénario envoyé"), edition))
+    scenario = parse_scenario(text, "scénario envoyé")
+    return serialize.check_dict(check_scenario(kb, scenario, edition, full_trace=full_trace))
 
 
 def examples() -> dict:

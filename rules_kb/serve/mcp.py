@@ -196,7 +196,7 @@ def _check_scenario(kb: KnowledgeBase, args: dict[str, Any]):
             "d'exemple, par exemple « blessures-fatales »), et un seul des deux."
         )
     scenario = parse_scenario(example(name).text, name) if name else parse_scenario(text)
-    report = check_scenario(kb, scenario, args["edition"])
+    report = check_scenario(kb, scenario, args["edition"], full_trace=args["full_trace"])
     return serialize.check_dict(report), report.texts.values()
 
 
