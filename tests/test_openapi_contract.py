@@ -107,7 +107,7 @@ def test_the_toml_body_of_check_is_described(document):
     schema = body["content"]["application/toml"]["schema"]
     assert schema["type"] == "string" and schema["maxLength"] == MAX_SCENARIO == 100_000
     assert schema["pattern"] == NOT_BLANK  # an empty body is a missing scenario: a 400
-    assert [param["name"] for param in check["parameters"]] == ["edition"]
+    assert [param["name"] for param in check["parameters"]] == ["trace_complete", "edition"]
 
 
 # -- every answer declared, in the error shape -----------------------------------------------

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from rules_kb import serialize
 from rules_kb.checker.report import example
-from rules_kb.serve.app import CONTENT_SECURITY_POLICY, MAX_BODY, create_app
+from rules_kb.serve.app import CONTENT_SECURITY_POLICY, MAX_BODY, MAX_QUERY, create_app
 
 QUESTION = "ma 2/2 a pris 2 dégâts elle meurt ?"
 
@@ -115,16 +115,16 @@ def test_a_malformed_scenario_is_a_422_with_the_french_message(client):
 
 
 def test_limits_refuse_what_is_too_large(client):
-    big = client.post("/api/check", content=b"a" * (2 * 1024 * 1024))
+    big = client.post("/api/check", content=b"a" * (2 * MAX_BODY))
     assert big.status_code == 413 and big.json()["error"]["type"] == "PayloadTooLarge"
     assert client.post("/api/check", content=b"a" * (MAX_BODY + 1)).status_code == 413
 
     def chunks():  # no content-length: counted as it comes
-        for _ in range(40):
+        for _ in range(MAX_BODY // 16384 + 2):
             yield b"a" * 16384
 
     assert client.post("/api/check", content=chunks()).status_code == 413
-    long = client.get("/api/search?q=" + "a" * 20000)
+    long = client.get("/api/search?q=" + "a" * (MAX_QUERY + 1))
     assert long.status_code == 414 and long.json()["error"]["type"] == "URITooLong"
     assert client.get("/api/rules/420.5c").status_code == 200  # and the server goes on
 
@@ -478,3 +478,28 @@ def test_served_hosts_are_the_listening_address_the_lan_and_the_names_given():
     assert served_hosts("127.0.0.1", ["regles.club.example"]) == ("127.0.0.1", "regles.club.example")
     everywhere = served_hosts("0.0.0.0", ["a.example"])
     assert everywhere[0] == "0.0.0.0" and everywhere[-1] == "a.example"
+
+
+def test_the_servers_byte_limits_take_whatever_the_document_allows(kb):
+    """Issue 38: the size limits count bytes, the document characters; a text at its longest, in
+    characters of four UTF-8 bytes, is never refused by a byte limit (414, 413)."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from rules_kb.operations import MAX_SCENARIO, MAX_TEXT
+    from rules_kb.serve.app import longest_query
+
+    assert longest_query() <= MAX_QUERY and MAX_BODY >= 4 * MAX_SCENARIO
+    wide = "\U0001d51e"  # 𝔞: four bytes in UTF-8
+    with TestClient(create_app(kb)) as client:
+        asked = client.get("/api/ask?q=" + quote(wide * MAX_TEXT) + "&edition=2004&limit=5")
+        assert asked.status_code in (200, 422), asked.text[:200]
+        comment = ("# " + wide * 4997 + "\n") * (MAX_SCENARIO // 5000 - 1)  # lines under the scenario's line limit
+        scenario = comment + 'title = "Large"\n\n[[player]]\nname = "Alice"\nlife = 0\n'
+        assert len(scenario) <= MAX_SCENARIO
+        checked = client.post("/api/check", content=scenario.encode(), headers={"content-type": "application/toml"})
+        assert checked.status_code == 200, checked.text[:200]
+        too_long = client.post("/api/check", content=(scenario + "#" * (MAX_SCENARIO - len(scenario) + 1)).encode(),
+                               headers={"content-type": "application/toml"})  # fmt: skip
+        assert too_long.status_code == 400  # the document's own limit, in characters

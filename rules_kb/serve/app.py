@@ -39,14 +39,19 @@ from starlette.routing import Route
 
 from rules_kb import loader
 from rules_kb.core.errors import RulesKbError
+from rules_kb.operations import MAX_SCENARIO, MAX_VALUES, Front, Kind
 from rules_kb.serve import api, pages, verifier
 
 _LOG = logging.getLogger("rules_kb.serve")
 
-#: The most bytes a request body may hold (a scenario takes a few kilobytes).
-MAX_BODY = 256 * 1024
-#: The most bytes a query string may hold (a question of 2,000 characters, percent-encoded, fits).
-MAX_QUERY = 16 * 1024
+#: The most bytes one character takes percent-encoded in an address or a form: four UTF-8 bytes, each « %XX ».
+ENCODED_CHAR = 12
+#: The most bytes a request body may hold: a scenario of the most characters the document allows
+#: (:data:`rules_kb.operations.MAX_SCENARIO`), each percent-encoded in the verifier's form, and
+#: the form's other fields (64 KiB); a TOML body sent as is takes 4 bytes a character at most.
+MAX_BODY = ENCODED_CHAR * MAX_SCENARIO + 64 * 1024
+#: The most bytes a query string may hold: any the OpenAPI document allows fits (:func:`longest_query`).
+MAX_QUERY = 32 * 1024
 #: The most bytes a request's line and headers may take (:mod:`rules_kb.serve.protocol`; beyond: 414 or 431).
 MAX_HEAD = 128 * 1024
 #: The most bytes a path may hold.
@@ -65,6 +70,28 @@ SECURITY_HEADERS = (
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-resource-policy", b"same-origin"),
 )
+
+
+def longest_query() -> int:
+    """The most bytes the query string of a request the OpenAPI document allows can take: for
+    each operation, each text of the query at its longest (a list's :data:`MAX_VALUES` times),
+    each character percent-encoded (:data:`ENCODED_CHAR`), and any other parameter's name and
+    value (a number or yes/no: 40 bytes at most); the largest over the operations."""
+    worst = 0
+    for operation in api.OPERATIONS:
+        size = 0
+        for param in operation.params_on(Front.HTTP):
+            if api.place(operation, param) != "query":
+                continue
+            name = len(param.name_on(Front.HTTP)) + 2  # « & » and « = »
+            if param.kind is Kind.TEXT:
+                size += name + ENCODED_CHAR * param.longest
+            elif param.kind is Kind.TEXTS:
+                size += MAX_VALUES * (name + ENCODED_CHAR * param.longest)
+            else:
+                size += name + 40
+        worst = max(worst, size)
+    return worst
 
 
 def error_body(kind: str, message: str) -> bytes:
