@@ -278,6 +278,13 @@ def hang_guard():
         signal.signal(signal.SIGALRM, previous)
 
 
+def sealed_database(home: Path) -> tuple[str, int]:
+    """The database of the cache under ``home``: its sealed SHA-256 and its inode (a rebuild writes a
+    new file; a copied cache's seal is written again with the copy's times, the same digest)."""
+    files = cache_files(home)
+    return files["seal"].read_bytes().split()[-1].decode(), files["database"].stat().st_ino
+
+
 def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, chance: random.Random) -> str:
     """One trial; returns ``same``, ``rebuilt``, ``silent wrong`` or ``escaped``."""
     with tempfile.TemporaryDirectory(prefix="rules-kb-faults-") as work:
@@ -285,7 +292,7 @@ def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, 
         shutil.copytree(pristine, home, symlinks=True)
         os.environ["RULES_KB_HOME"] = str(home)
         target = cache_files(home)[name]
-        seal = cache_files(home)["seal"].read_bytes()
+        seal = sealed_database(home)
         wanted = expected
         text_file = corpus / "regles-completes-2004.txt"
         original_text = text_file.read_bytes()
@@ -314,8 +321,8 @@ def trial(pristine: Path, corpus: Path, name: str, fault: str, expected: tuple, 
         TIMES[fault].append(time.perf_counter() - started)
         rebuilt = "endommagé" in said or "Index construit" in said
         try:
-            rebuilt = rebuilt or cache_files(home)["seal"].read_bytes() != seal
-        except (OSError, StopIteration):
+            rebuilt = rebuilt or sealed_database(home) != seal
+        except (OSError, StopIteration, IndexError, UnicodeDecodeError):
             rebuilt = True
         right = got[0] == wanted[0] and (wanted[1] is None or got[1] == wanted[1])
         if right and got == expected and not rebuilt:

@@ -367,7 +367,7 @@ def _open_prepared(folder: Path, root: Path) -> KnowledgeBase:
             key,
         )
     try:
-        kb = KnowledgeBase(Store(cache_dir / DATABASE), folder, key, cache_dir, read_only=True)
+        kb = KnowledgeBase(Store(cache_dir / DATABASE, writable=False), folder, key, cache_dir, read_only=True)
     except (sqlite3.Error, OSError, ValueError, EOFError, TypeError, KeyError, IndexError) as error:
         raise PreparedCacheError(
             f"Cache préparé endommagé dans « {cache_dir} » ({_reason(error)}).", str(root), key

@@ -273,3 +273,40 @@ def test_a_rebuild_under_a_running_reader_keeps_its_phrase_search_working(home, 
     assert not (running.cache_dir / "index").exists()  # the new cache has no Whoosh index yet
     assert [hit.id for hit in search(running, '"blessures fatales"').hits] == before
     running.close()
+
+
+def test_an_edit_that_keeps_size_and_modification_time_is_caught(home, capsys, built):
+    """Issue 38, point 8: the seal covers the content. Writing the file moves its change time,
+    which only the system sets: the file is hashed, found changed, and rebuilt."""
+    kb = _first(home, built)
+    database = kb.cache_dir / store.DATABASE
+    before = database.stat()
+    data = bytearray(database.read_bytes())
+    data[len(data) // 3] ^= 0x01
+    database.write_bytes(bytes(data))
+    os.utime(database, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert database.stat().st_size == before.st_size and database.stat().st_mtime_ns == before.st_mtime_ns
+    with pytest.raises(sqlite3.DatabaseError, match="does not match its seal"):
+        store.verify(database)
+    capsys.readouterr()
+    again = loader.open()
+    assert capsys.readouterr().err.startswith("Cache endommagé dans ")
+    assert show(again, "420.5c").rule.text.startswith("Une créature avec des blessures fatales")
+
+
+def test_a_copied_cache_is_hashed_once_then_trusted(home, built, tmp_path, monkeypatch):
+    import shutil
+
+    kb = _first(home, built)
+    copy = tmp_path / "copie"
+    shutil.copytree(kb.cache_dir, copy)  # a new inode and change time: the content is hashed
+    hashed = []
+    digest = store._digest
+    monkeypatch.setattr(store, "_digest", lambda path: hashed.append(path) or digest(path))
+    store.verify(copy / store.DATABASE, reseal=False)
+    seal = (copy / store.SEAL).read_bytes()
+    store.verify(copy / store.DATABASE, reseal=False)
+    assert len(hashed) == 2 and (copy / store.SEAL).read_bytes() == seal  # read-only: never written
+    store.verify(copy / store.DATABASE)  # sealed again for this copy
+    store.verify(copy / store.DATABASE)  # and trusted without hashing
+    assert len(hashed) == 3 and (copy / store.SEAL).read_bytes() != seal

@@ -236,7 +236,7 @@ def write(
 
 # -- integrity ---------------------------------------------------------------------------
 
-#: The file beside :data:`DATABASE` holding its size, modification time and SHA-256.
+#: The file beside :data:`DATABASE` holding its size, modification and change times, inode and SHA-256.
 SEAL = DATABASE + ".sha256"
 
 
@@ -247,36 +247,66 @@ def _digest(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a file was not written since it was sealed: its size, modification time, and
+    change time and inode (which no one but the system sets: ``touch`` moves the change time)."""
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino
+
+
+def _write_seal(path: Path, stat: os.stat_result, digest: str) -> None:
+    """Write :data:`SEAL` beside ``path`` at once (a reader sees the old seal or the new one)."""
+    target = path.parent / SEAL
+    staging = target.with_name(f"{SEAL}.{os.getpid()}.tmp")
+    staging.write_text(" ".join(map(str, (*_identity(stat), digest))) + "\n", encoding="ascii")
+    os.replace(staging, target)
+
+
 def seal(path: Path) -> None:
     """Write the seal of the finished database ``path`` beside it (:data:`SEAL`:
-    ``size mtime_ns sha256``). Raises :class:`OSError` when it cannot be written."""
-    stat = path.stat()
-    (path.parent / SEAL).write_text(f"{stat.st_size} {stat.st_mtime_ns} {_digest(path)}\n", encoding="ascii")
+    ``size mtime_ns ctime_ns inode sha256``). Raises :class:`OSError` when it cannot be written."""
+    digest = _digest(path)
+    _write_seal(path, path.stat(), digest)
 
 
-def verify(path: Path) -> None:
+def verify(path: Path, reseal: bool = True) -> None:
     """Check the database ``path`` against its seal (:func:`seal`).
 
-    Hashing the whole file on every command would cost more than a lookup,
-    so a file whose size and modification time are those sealed is
-    trusted; any other file is hashed, and kept only when its SHA-256 is
-    the sealed one. Raises :class:`sqlite3.DatabaseError` (a damaged cache:
-    the loader rebuilds it) for a missing or malformed seal or a mismatch,
-    :class:`OSError` when the file cannot be read.
+    The seal covers the content: a file whose size, modification time,
+    change time and inode are those sealed has not been written since
+    (an edit that keeps size and modification time still moves the
+    change time, which only the system sets), so it is trusted without
+    hashing, which would cost a lookup about 8 ms. Any other file of the
+    sealed size is hashed, and kept only when its SHA-256 is the sealed
+    one; it is then sealed again (with ``reseal``, when the folder can be
+    written: a copied or ``chmod``-ed cache), so the next command is fast
+    again. Raises
+    :class:`sqlite3.DatabaseError` (a damaged cache: the loader rebuilds
+    it) for a missing or malformed seal or a mismatch, :class:`OSError`
+    when the file cannot be read.
     """
     try:
-        sealed = read_regular(path.parent / SEAL, 256)  # a seal is under 100 bytes; a pipe or a device is refused
-        size, mtime, digest = sealed.decode("ascii").split()  # bytes.decode: no text codec to import
-        size, mtime = int(size), int(mtime)
+        sealed = read_regular(path.parent / SEAL, 256)  # a seal is under 150 bytes; a pipe or a device is refused
+        *numbers, digest = sealed.decode("ascii").split()  # bytes.decode: no text codec to import
+        identity = tuple(map(int, numbers))
+        if len(identity) != 4:
+            raise ValueError("a seal holds four numbers and a digest")
     except (ValueError, UnicodeDecodeError, FileNotFoundError, NotADirectoryError, IsADirectoryError):
         raise sqlite3.DatabaseError("the seal of the cache database is missing or malformed") from None
     stat = path.lstat()
     if not S_ISREG(stat.st_mode):  # a pipe would hang SQLite and the hash, a link may lead out of the cache
         raise sqlite3.DatabaseError("the cache database is not a regular file")
-    if stat.st_size != size:
+    if stat.st_size != identity[0]:
         raise sqlite3.DatabaseError("the cache database does not have its sealed size")
-    if stat.st_mtime_ns != mtime and _digest(path) != digest:
+    if _identity(stat) == identity:
+        return
+    if _digest(path) != digest:
         raise sqlite3.DatabaseError("the cache database does not match its seal")
+    if not reseal:
+        return
+    try:
+        _write_seal(path, stat, digest)
+    except OSError:
+        pass  # a read-only cache: hashed again next time, never written
 
 
 #: The file, in a sealed folder (the Whoosh index), listing its files' SHA-256.
@@ -418,16 +448,17 @@ class StoredGraph(GraphView):
 
 class Store:
     """The cache database of one corpus, opened read-only (``path``: the
-    file :data:`DATABASE` of a cache folder).
+    file :data:`DATABASE` of a cache folder; ``writable``: whether its
+    seal may be written again, :func:`verify`'s ``reseal``).
 
     Raises :class:`sqlite3.Error` when the file is no cache database or
     does not match its seal (:func:`verify`; the loader then builds the
     cache again), :class:`OSError` when it cannot be read.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, writable: bool = True) -> None:
         self.path = Path(path)
-        verify(self.path)
+        verify(self.path, reseal=writable)
         os.close(
             os.open(self.path, os.O_RDONLY)
         )  # an unreadable file: its OSError says why, not SQLite's "unable to open"
