@@ -310,3 +310,30 @@ def test_a_copied_cache_is_hashed_once_then_trusted(home, built, tmp_path, monke
     store.verify(copy / store.DATABASE)  # sealed again for this copy
     store.verify(copy / store.DATABASE)  # and trusted without hashing
     assert len(hashed) == 3 and (copy / store.SEAL).read_bytes() != seal
+
+
+def test_a_damaged_database_keeps_the_sealed_phrase_index(home, built):
+    """A rebuild after a damaged database keeps the phrase index written from the same corpus and code
+    (issue 38: a damaged cache answers within 3 s); a damaged phrase index is not kept."""
+    from rules_kb.search import search
+
+    _first(home, built)
+    kb = loader.open()
+    search(kb, '"blessures fatales"')  # writes the Whoosh index
+    toc = next((kb.cache_dir / "index").glob("*.toc"))
+    kept = toc.stat().st_ino
+    kb.close()
+    database = kb.cache_dir / store.DATABASE
+    database.unlink()
+    os.mkfifo(database)
+    again = loader.open()
+    assert next((again.cache_dir / "index").glob("*.toc")).stat().st_ino == kept
+    assert search(again, '"blessures fatales"').hits
+    store.verify_folder(again.cache_dir / "index")
+    again.close()
+    toc = next((again.cache_dir / "index").glob("*.toc"))
+    toc.write_bytes(b"x" * toc.stat().st_size)  # same size, other content
+    (again.cache_dir / store.SEAL).write_text("damaged\n", encoding="ascii")
+    third = loader.open()
+    assert not (third.cache_dir / "index").exists()  # not kept: written again at the first phrase search
+    assert search(third, '"blessures fatales"').hits

@@ -176,10 +176,27 @@ def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, re
     return target
 
 
+def _keep_phrase_index(old: Path, staging: Path) -> None:
+    """Move ``old``'s sealed phrase index into ``staging`` when it verifies; leave it otherwise."""
+    kept = old / index.INDEX_DIR
+    if (staging / index.INDEX_DIR).exists() or not kept.is_dir() or kept.is_symlink():
+        return
+    try:
+        store.verify_folder(kept)
+        kept.rename(staging / index.INDEX_DIR)
+    except (sqlite3.DatabaseError, OSError):
+        pass  # damaged, or moved meanwhile: written again at the first phrase search
+
+
 def _publish(staging: Path, target: Path, replace: bool) -> None:
     """Move ``staging`` to ``target``: atomically if nothing is there; over
-    an existing folder only when ``replace`` (else the existing one stays)."""
+    an existing folder only when ``replace`` (else the existing one stays).
+    A replaced folder's phrase index (:data:`rules_kb.engines.index.INDEX_DIR`)
+    is kept when it matches its seal (:func:`rules_kb.engines.store.verify_folder`):
+    it was written from the same corpus and code (the folder's name is their
+    fingerprint), so a damaged database costs its own rebuild only."""
     if target.exists() and replace:
+        _keep_phrase_index(target, staging)
         old = target.with_name(f".old-{target.name}-{staging.name}")
         try:
             target.rename(old)
