@@ -160,3 +160,21 @@ def test_beyond_the_limit_with_every_connection_busy_the_newcomer_gets_a_json_50
     finally:
         for client in busy:
             client.close()
+
+
+def test_a_repeated_event_is_one_line_then_a_summary_even_when_nothing_follows(monkeypatch, caplog):
+    import asyncio
+
+    monkeypatch.setattr(protocol, "LOG_EVERY", 0.2)
+    tally = protocol._Tally("premier : %s", "%d autres en %.0f s")  # the server's thread may log meanwhile
+
+    async def events():
+        for number in range(5):
+            tally.note(str(number))
+        await asyncio.sleep(0.4)
+
+    asyncio.run(events())
+    said = [record.getMessage() for record in caplog.records if record.getMessage().startswith(("premier", "4 autres"))]
+    assert said == ["premier : 0", "4 autres en 0 s"]
+    tally.flush()  # nothing left to say
+    assert not [record for record in caplog.records if "autres en" in record.getMessage()][1:]

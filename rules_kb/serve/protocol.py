@@ -26,6 +26,7 @@ line each.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import logging
 import resource
@@ -83,7 +84,18 @@ class _Tally:
             return
         self.count += 1
         if now - self.last >= LOG_EVERY:
-            _LOG.warning(self.summary, self.count, now - self.last)
+            self.flush()
+        elif self.count == 1:  # said within LOG_EVERY even if nothing follows
+            try:
+                asyncio.get_running_loop().call_later(self.last + LOG_EVERY - now, self.flush)
+            except RuntimeError:  # no event loop (a test): said with the next event, or at the end
+                pass
+
+    def flush(self) -> None:
+        """The summary line of the events not yet said, if any (the server stops: :func:`_flush_all`)."""
+        if self.count:
+            now = time.monotonic()
+            _LOG.warning(self.summary, self.count, now - (self.last or now))
             self.count, self.last = 0, now
 
 
@@ -103,6 +115,15 @@ _ACCEPT = _Tally(
     "rules-kb serve : plus de fichier ouvrable pour une connexion (%s) : nouvel essai dans 1 s.",
     "rules-kb serve : %d connexions non acceptées faute de fichier en %.0f s.",
 )
+
+
+def _flush_all() -> None:
+    """Say the repeated events not yet summed up, as the process ends."""
+    for tally in (_SLOW, _EVICTED, _REFUSED, _ACCEPT):
+        tally.flush()
+
+
+atexit.register(_flush_all)
 #: Every open connection of this process, oldest first.
 _OPEN: dict[GuardedH11Protocol, None] = {}
 _LIMIT: list[int] = []
@@ -198,6 +219,12 @@ class GuardedH11Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._disarm()  # idle until the next request: uvicorn's keep-alive timeout
+
+    def shutdown(self) -> None:
+        """The server stops: the repeated events not yet summed up are said first (uvicorn ends
+        the process by its signal once stopped, so :mod:`atexit` runs only after Ctrl+C)."""
+        _flush_all()
+        super().shutdown()
 
     def connection_lost(self, exc) -> None:
         self._disarm()
