@@ -8,6 +8,7 @@ the SDK's transport takes."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -23,6 +24,7 @@ from bench.mcp_probe import (
     case,
     probe,
     reply_text,
+    request,
     run_case,
     tool,
 )
@@ -254,3 +256,18 @@ def test_the_sdk_errors_are_said_in_french():
     assert "« arguments » doit être un objet JSON ; il manque « name »" in text and "tools/list" in text
     assert "Méthode inconnue : « prompts/list »" in server.sdk_error_message("prompts/list", -32601, "Method", True)
     assert "pas encore initialisé" in server.sdk_error_message("tools/list", -32602, "Invalid", False)
+
+
+def test_pings_are_answered_while_a_heavy_check_runs(wire):
+    """Issue 38, point 1: the 92 KB amplification body (100 Crusades, 400 creatures) runs in a worker
+    thread: a ping sent after it is answered within a second, before the check's own answer."""
+    from bench.amplification import crusades
+
+    wire.send(tool("lourd", "check_scenario", {"scenario": crusades(100, 400)}))
+    started = time.monotonic()
+    wire.send(request("pendant", "ping"))
+    first = wire.receive(SLOW)
+    assert first is not None and first.get("id") == "pendant" and time.monotonic() - started < 1.0, first
+    heavy = wire.receive(30)
+    assert heavy is not None and heavy.get("id") == "lourd" and not heavy["result"].get("isError"), str(heavy)[:300]
+    assert len(json.dumps(heavy)) < 5_000_000
