@@ -345,9 +345,20 @@ _UVICORN = {"log_level": "warning", "access_log": False, "lifespan": "off", "ser
             "timeout_keep_alive": 5, "backlog": 128, "loop": "rules_kb.serve.protocol:guarded_loop"}  # fmt: skip
 
 
+#: Seconds a thread holds the interpreter lock before another waiting for it takes it (Python's
+#: default: 0.005). A lookup's threads wait for it while a question or a check runs Python code in
+#: another, and a lookup takes it several times (each SQLite call lets it go): 1 ms instead of 5
+#: (bench/serve_load.py, 2 workers: lookups' p95 16-21 ms instead of 22-27; bench/amplification.py,
+#: eight heavy checks at once: show's p95 under 100 ms instead of 155).
+SWITCH_INTERVAL = 0.001
+
+
 def run(app, sock) -> None:
-    """Serve ``app`` with uvicorn on the bound ``sock`` until interrupted (Ctrl+C)."""
+    """Serve ``app`` with uvicorn on the bound ``sock`` until interrupted (Ctrl+C), with
+    :data:`SWITCH_INTERVAL`."""
     import uvicorn  # deferred: uvicorn (and Click with it) only when the server runs; tests build the app alone
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
     config = uvicorn.Config(app, workers=1, **_UVICORN)
     uvicorn.Server(config).run(sockets=[sock])
@@ -392,10 +403,7 @@ def worker_app(plan: WorkerPlan, ready=None):
         print(f"rules-kb serve (processus {os.getpid()}) : {error}", file=sys.stderr, flush=True)
         sys.exit(START_FAILED)
     warm_up(kb)
-    # A lookup's thread waits for the GIL while a question's Python code runs in another: 1 ms between
-    # switches instead of 5 (measured under bench/serve_load.py's load with 2 workers: lookups' p95
-    # 16-21 ms instead of 22-27).
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = Spread(create_app(kb, plan.allowed_hosts))
     if ready is not None:
         ready.release()
