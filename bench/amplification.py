@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.serve_load import _Client, _free_port, _percentile, _rss_kib, _start
+from bench.serve_load import _Client, _free_port, _percentile, _rss_kib, _start, verdict
 
 CRUSADE = """
 [[permanent]]
@@ -356,11 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"le serveur s'est arrêté (code {figures['server_exit']}) :\n{figures['server_stderr']}")
         print(f"mémoire du serveur (RSS) : {figures['rss_mb_start']} Mo au départ, {together['rss_mb_peak']} Mo au plus "
               f"({together['rss_samples']} relevés), {figures['rss_mb_end']} Mo à la fin")  # fmt: skip
-    problems = missed(figures)
-    if options.check and problems:
-        print("Objectifs manqués : " + " ; ".join(problems), file=sys.stderr)
-        return 1
-    return 0
+    return verdict(missed(figures), options.check)
 
 
 if __name__ == "__main__":

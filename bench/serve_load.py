@@ -242,6 +242,15 @@ def measure(requests: int, clients: int, workers: int = 1) -> dict:
     }
 
 
+def verdict(problems: list[str], check: bool) -> int:
+    """A bench's exit code: 1 with ``--check`` (``check``) when a target was missed (``problems``,
+    said on standard error), else 0."""
+    if check and problems:
+        print("Objectifs manqués : " + " ; ".join(problems), file=sys.stderr)
+        return 1
+    return 0
+
+
 def missed(figures: dict) -> list[str]:
     """The targets missed, in words (empty: all met)."""
     found = [f"{kind} : p95 {figures['warm'][kind]['p95_ms']} ms > {target:g} ms"
@@ -277,11 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"temps de processeur pendant la charge : serveur {figures['cpu_server_s']} s, client "
               f"{figures['cpu_client_s']} s, autres processus {figures['cpu_others_cores']} cœur(s) en moyenne")  # fmt: skip
-    problems = missed(figures)
-    if options.check and problems:
-        print("Objectifs manqués : " + " ; ".join(problems), file=sys.stderr)
-        return 1
-    return 0
+    return verdict(missed(figures), options.check)
 
 
 if __name__ == "__main__":

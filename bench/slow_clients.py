@@ -63,7 +63,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.serve_load import _free_port, _percentile, _rss_kib
+from bench.serve_load import _free_port, _percentile, _rss_kib, verdict
 
 #: The path the normal client asks for (and the attackers pretend to).
 PATH = "/api/rules/420.5c"
@@ -495,11 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures, indent=2, ensure_ascii=False))
     else:
         _print_table(figures)
-    problems = missed(figures)
-    if options.check and problems:
-        print("Objectifs manqués : " + " ; ".join(problems), file=sys.stderr)
-        return 1
-    return 0
+    return verdict(missed(figures), options.check)
 
 
 if __name__ == "__main__":
