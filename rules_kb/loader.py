@@ -323,7 +323,7 @@ def open(
     documents = documents or load_manifest(folder)
     corpus = parse_corpus(folder, documents, key, progress)
     try:
-        cache_dir = build_cache(corpus, root, progress, replace=rebuild or damaged)
+        cache_dir = build_cache(corpus, root, progress, replace=rebuild or damaged, repair=damaged and not rebuild)
     except IndexBuildError as error:
         if not damaged:
             raise

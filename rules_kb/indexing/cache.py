@@ -140,12 +140,15 @@ STEPS: tuple[Callable[[Build], None], ...] = (
 )  # fmt: skip
 
 
-def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, replace: bool = False) -> Path:
+def build_cache(
+    corpus: Corpus, root: Path, progress: Progress = no_progress, replace: bool = False, repair: bool = False
+) -> Path:
     """Build the cache of ``corpus`` (:data:`STEPS`) and publish it as ``root/<fingerprint>``.
 
     Returns that folder. If another process published the same
     fingerprint meanwhile, its folder is kept, unless ``replace`` asks for
-    this one. Raises :class:`rules_kb.core.errors.IndexBuildError` if the
+    this one. ``repair``: the folder replaced was damaged, not asked to be
+    rebuilt; its phrase index is kept when it matches its seal. Raises :class:`rules_kb.core.errors.IndexBuildError` if the
     cache cannot be written.
     """
     target = root / corpus.fingerprint
@@ -162,7 +165,7 @@ def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, re
         build = Build(corpus, staging, progress)
         for step in STEPS:
             step(build)
-        _publish(staging, target, replace)
+        _publish(staging, target, replace, repair)
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise IndexBuildError(
@@ -177,26 +180,29 @@ def build_cache(corpus: Corpus, root: Path, progress: Progress = no_progress, re
 
 
 def _keep_phrase_index(old: Path, staging: Path) -> None:
-    """Move ``old``'s sealed phrase index into ``staging`` when it verifies; leave it otherwise."""
+    """Move ``old``'s sealed phrase index into ``staging`` when it verifies; leave it otherwise
+    (unreadable included: the folder it is in may be the damage)."""
     kept = old / index.INDEX_DIR
-    if (staging / index.INDEX_DIR).exists() or not kept.is_dir() or kept.is_symlink():
-        return
     try:
+        if (staging / index.INDEX_DIR).exists() or not kept.is_dir() or kept.is_symlink():
+            return
         store.verify_folder(kept)
         kept.rename(staging / index.INDEX_DIR)
     except (sqlite3.DatabaseError, OSError):
         pass  # damaged, or moved meanwhile: written again at the first phrase search
 
 
-def _publish(staging: Path, target: Path, replace: bool) -> None:
+def _publish(staging: Path, target: Path, replace: bool, repair: bool = False) -> None:
     """Move ``staging`` to ``target``: atomically if nothing is there; over
     an existing folder only when ``replace`` (else the existing one stays).
-    A replaced folder's phrase index (:data:`rules_kb.engines.index.INDEX_DIR`)
-    is kept when it matches its seal (:func:`rules_kb.engines.store.verify_folder`):
-    it was written from the same corpus and code (the folder's name is their
-    fingerprint), so a damaged database costs its own rebuild only."""
+    With ``repair``, a replaced folder's phrase index
+    (:data:`rules_kb.engines.index.INDEX_DIR`) is kept when it matches its
+    seal (:func:`rules_kb.engines.store.verify_folder`): it was written from
+    the same corpus and code (the folder's name is their fingerprint), so a
+    damaged database costs its own rebuild only."""
     if target.exists() and replace:
-        _keep_phrase_index(target, staging)
+        if repair:
+            _keep_phrase_index(target, staging)
         old = target.with_name(f".old-{target.name}-{staging.name}")
         try:
             target.rename(old)
