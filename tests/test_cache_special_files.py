@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.faults import SPECIAL_FAULTS, damage
 from rules_kb.core.files import NotRegularFile, read_regular
 
 #: Far beyond what a rebuild takes (about 3 s): only a hang reaches it.
@@ -48,24 +49,12 @@ def _targets(home: Path) -> dict[str, Path]:
     }
 
 
-def _replace(path: Path, how: str) -> None:
-    if how == "fifo":
-        path.unlink()
-        os.mkfifo(path)
-    elif how == "/dev/zero":
-        path.unlink()
-        path.symlink_to("/dev/zero")
-    else:
-        with path.open("r+b") as handle:
-            handle.truncate(8 << 30)  # sparse: no disk used
-
-
-@pytest.mark.parametrize("how", ["fifo", "/dev/zero", "sparse"])
+@pytest.mark.parametrize("how", SPECIAL_FAULTS)
 @pytest.mark.parametrize("which", ["stamp", "database", "seal", "index toc"])
 def test_a_special_file_in_the_cache_is_a_damaged_cache(built, tmp_path, which, how):
     home = tmp_path / "home"
     shutil.copytree(built, home, symlinks=True)
-    _replace(_targets(home)[which], how)
+    damage(_targets(home)[which], how, None)
     args = ("search", '"blessures fatales"') if which == "index toc" else ("show", "420.5c")
     done = _run(home, *args)
     assert done.returncode == 0, done.stderr
