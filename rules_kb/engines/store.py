@@ -257,8 +257,12 @@ def _write_seal(path: Path, stat: os.stat_result, digest: str) -> None:
     """Write :data:`SEAL` beside ``path`` at once (a reader sees the old seal or the new one)."""
     target = path.parent / SEAL
     staging = target.with_name(f"{SEAL}.{os.getpid()}.tmp")
-    staging.write_text(" ".join(map(str, (*_identity(stat), digest))) + "\n", encoding="ascii")
-    os.replace(staging, target)
+    try:
+        staging.write_text(" ".join(map(str, (*_identity(stat), digest))) + "\n", encoding="ascii")
+        os.replace(staging, target)
+    except OSError:
+        staging.unlink(missing_ok=True)
+        raise
 
 
 def seal(path: Path) -> None:

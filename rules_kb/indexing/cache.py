@@ -148,7 +148,8 @@ def build_cache(
     Returns that folder. If another process published the same
     fingerprint meanwhile, its folder is kept, unless ``replace`` asks for
     this one. ``repair``: the folder replaced was damaged, not asked to be
-    rebuilt; its phrase index is kept when it matches its seal. Raises :class:`rules_kb.core.errors.IndexBuildError` if the
+    rebuilt; its phrase index is kept when it matches its seal. Raises
+    :class:`rules_kb.core.errors.IndexBuildError` if the
     cache cannot be written.
     """
     target = root / corpus.fingerprint

@@ -57,7 +57,7 @@ def connection_limit(files: int | None = None) -> int:
     (``RLIMIT_NOFILE`` when None) less what the process keeps for itself
     (:data:`FILES_KEPT`, or an eighth of the limit when more) and two batches
     of connections accepted before they are counted (2 × :data:`BACKLOG`); at
-    least 16. 1,024 files: 704 connections."""
+    least 16. 1,024 files: 640 connections."""
     if files is None:
         files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         if files == resource.RLIM_INFINITY:
