@@ -487,6 +487,15 @@ def _row(parent, section: str, index: int | str, label: str):
     return row
 
 
+def _referenced_row(holder, section: str, index: int, label: str, ref: str):
+    """A row of a permanent or an effect (:func:`_row`) with its hidden ``ref``: the function
+    box, the function naming its fields (``key`` → form name) and the box its first fields go in."""
+    box = _row(holder, section, index, label)
+    name = lambda key: boards.field_name(section, index, key)
+    _attributes(element(box, "input", "", "", type="hidden", name=name("ref"), data_ref=section), value=ref)
+    return box, name, element(box, "div", "", "fields")
+
+
 def _add_button(fieldset, section: str, count: int) -> None:
     element(fieldset, "button", _ADD_LABELS[section], "add", type="submit", name="action", value=f"add-{section}",
             formaction=f"/verifier#{section}-{count}", data_add=section)  # fmt: skip
@@ -543,11 +552,7 @@ def _permanents(form, board: Board, invalid) -> None:
 
 
 def _permanent_row(holder, board: Board, index: int, row: PermanentRow, invalid) -> None:
-    box = _row(holder, "permanent", index, f"Permanent n°{_ordinal(index)}")
-    name = lambda key: boards.field_name("permanent", index, key)
-    ref = element(box, "input", "", "", type="hidden", name=name("ref"), data_ref="permanent")
-    _attributes(ref, value=row.ref)
-    fields = element(box, "div", "", "fields")
+    box, name, fields = _referenced_row(holder, "permanent", index, f"Permanent n°{_ordinal(index)}", row.ref)
     _input(fields, "Nom", name("name"), row.name, invalid, css="field wide", autocomplete="off",
            placeholder="Ours runegriffe", data_name="permanent")  # fmt: skip
     players = _player_choices(board)
@@ -626,11 +631,7 @@ def _kind_choices(select, value: str) -> None:
 
 
 def _effect_row(holder, board: Board, index: int, row: EffectRow, invalid) -> None:
-    box = _row(holder, "effect", index, f"Effet n°{_ordinal(index)}")
-    name = lambda key: boards.field_name("effect", index, key)
-    ref = element(box, "input", "", "", type="hidden", name=name("ref"), data_ref="effect")
-    _attributes(ref, value=row.ref)
-    fields = element(box, "div", "", "fields")
+    box, name, fields = _referenced_row(holder, "effect", index, f"Effet n°{_ordinal(index)}", row.ref)
     kind_box = _field(fields, "Effet", name("kind"), invalid, "field wide")
     kind = element(kind_box, "select", "", "kind", id=name("kind"), name=name("kind"))
     _kind_choices(kind, row.kind)
