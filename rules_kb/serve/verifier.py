@@ -488,7 +488,7 @@ def _row(parent, section: str, index: int | str, label: str):
 
 
 def _referenced_row(holder, section: str, index: int, label: str, ref: str):
-    """A row of a permanent or an effect (:func:`_row`) with its hidden ``ref``: the function
+    """A row of a permanent or an effect (:func:`_row`) with its hidden ``ref``; returns the row's
     box, the function naming its fields (``key`` → form name) and the box its first fields go in."""
     box = _row(holder, section, index, label)
     name = lambda key: boards.field_name(section, index, key)
