@@ -160,3 +160,20 @@ def test_a_full_trace_beyond_its_cap_is_refused_on_every_front(kb, run_cli, tmp_
     assert answer.status_code == 422 and "trace résumée" in answer.json()["error"]["message"]
     result = mcp.call(kb, "check_scenario", {"scenario": text, "trace_complete": True})
     assert result.error and "trace résumée" in result.text
+
+
+def test_a_file_with_many_mistakes_lists_the_first_eight_and_counts_the_others(run_cli, tmp_path):
+    """A damaged file can hold dozens of mistakes, each naming the keys possible (CI's fuzzing drew
+    one of 22 and 5,122 characters): the message lists the first ones; ``--json`` gives them all."""
+    from rules_kb.checker.scenario import PROBLEMS_SHOWN, ScenarioError
+
+    text = "".join(f'[[player]]\nname = "J{i}"\ncouleur = "bleu"\n\n' for i in range(20))
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(text, "fautes")
+    message = str(raised.value)
+    assert message.count("clé inconnue") == PROBLEMS_SHOWN and "… et 12 autres" in message
+    assert len(raised.value.problems) == 20 and len(message) < 3000
+    path = tmp_path / "fautes.toml"
+    path.write_text(text, encoding="utf-8")
+    said = run_cli("check", str(path), "--json")
+    assert said.exit_code != 0 and len(json.loads(said.stdout)["error"]["problems"]) == 20

@@ -163,16 +163,27 @@ class ScenarioError(RulesKbError):
     @classmethod
     def gathered(cls, problems: list[ScenarioError]) -> ScenarioError:
         """One error for all ``problems`` of a file (at least one), in file
-        order: the first's place and key, a message listing them all."""
+        order: the first's place and key, a message listing the first
+        :data:`PROBLEMS_SHOWN` and counting the others (``problems`` holds
+        them all, as ``--json`` shows)."""
         ordered = sorted(problems, key=lambda problem: problem.line or 10**9)
         if len(ordered) == 1:
             return ordered[0]
         first = ordered[0]
-        lines = "\n".join(f"  – {problem}" for problem in ordered)
+        lines = "\n".join(f"  – {problem}" for problem in ordered[:PROBLEMS_SHOWN])
+        if len(ordered) > PROBLEMS_SHOWN:
+            more = len(ordered) - PROBLEMS_SHOWN
+            lines += (f"\n  … et {more} autre{'s' if more > 1 else ''} : corrigez d'abord celles-ci "
+                      "(--json les donne toutes).")  # fmt: skip
         error = cls(f"{len(ordered)} erreurs.\n{lines}", first.path)
         error.line, error.key, error.table = first.line, first.key, first.table
         error.problems = tuple(ordered)
         return error
+
+
+#: The most problems a gathered error's message lists (a damaged file can hold dozens, each naming
+#: the keys possible: the message stays readable); ``problems`` keeps them all.
+PROBLEMS_SHOWN = 8
 
 
 @dataclass(frozen=True, slots=True)
