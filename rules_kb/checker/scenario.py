@@ -173,8 +173,7 @@ class ScenarioError(RulesKbError):
         lines = "\n".join(f"  – {problem}" for problem in ordered[:PROBLEMS_SHOWN])
         if len(ordered) > PROBLEMS_SHOWN:
             more = len(ordered) - PROBLEMS_SHOWN
-            lines += (f"\n  … et {more} autre{'s' if more > 1 else ''} : corrigez d'abord celles-ci "
-                      "(--json les donne toutes).")  # fmt: skip
+            lines += f"\n  … et {more} autre{'s' if more > 1 else ''} : corrigez d'abord celles-ci."
         error = cls(f"{len(ordered)} erreurs.\n{lines}", first.path)
         error.line, error.key, error.table = first.line, first.key, first.table
         error.problems = tuple(ordered)
